@@ -1,0 +1,2 @@
+export * from './user.entity.js';
+export * from './roles.js';

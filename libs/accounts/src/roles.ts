@@ -1,0 +1,47 @@
+/** Roles are bundles of the admin API's scopes (permissions). */
+export type Role = 'Administrator' | 'ContactPerson' | 'ITDepartment' | 'Auditor';
+export const ROLES: Role[] = ['Administrator', 'ContactPerson', 'ITDepartment', 'Auditor'];
+
+export type Permission =
+  | 'Tenant.Manage'
+  | 'Users.Read'
+  | 'Users.Manage'
+  | 'Invitations.Manage'
+  | 'Docs.Manage'
+  | 'Clients.Read'
+  | 'Clients.Manage'
+  | 'Secrets.Manage'
+  | 'Apis.Manage'
+  | 'Scopes.Assign'
+  | 'Audit.Read';
+
+const CONTACT_PERSON: Permission[] = [
+  'Users.Read',
+  'Users.Manage',
+  'Invitations.Manage',
+  'Docs.Manage',
+  'Clients.Read',
+  'Clients.Manage',
+  'Secrets.Manage',
+];
+const IT_DEPARTMENT: Permission[] = ['Apis.Manage', 'Scopes.Assign', 'Clients.Read'];
+const AUDITOR: Permission[] = ['Audit.Read', 'Users.Read', 'Clients.Read'];
+
+export const ALL_PERMISSIONS: Permission[] = [
+  'Tenant.Manage',
+  ...new Set<Permission>([...CONTACT_PERSON, ...IT_DEPARTMENT, ...AUDITOR]),
+];
+
+export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
+  Administrator: ALL_PERMISSIONS,
+  ContactPerson: CONTACT_PERSON,
+  ITDepartment: IT_DEPARTMENT,
+  Auditor: AUDITOR,
+};
+
+/** The admin API scopes a person holds through their roles, sorted and without duplicates. */
+export function permissionsOf(roles: readonly Role[]): Permission[] {
+  const held = new Set<Permission>();
+  for (const role of roles) for (const permission of ROLE_PERMISSIONS[role] ?? []) held.add(permission);
+  return ALL_PERMISSIONS.filter((permission) => held.has(permission));
+}

@@ -1,0 +1,72 @@
+import {
+  Check,
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+  type Relation,
+  UpdateDateColumn,
+} from 'typeorm';
+import { Tenant } from '@gatehouse/tenants';
+import { Role } from './roles.js';
+
+export type UserStatus = 'active' | 'disabled';
+
+@Entity({ name: 'users' })
+@Index('users_tenant_username_key', ['tenantId', 'usernameNormalized'], { unique: true })
+@Index('users_tenant_created_idx', ['tenantId', 'createdAt', 'id'])
+@Check('users_status_check', `"status" IN ('active', 'disabled')`)
+export class User {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ type: 'uuid' })
+  tenantId: string;
+
+  @ManyToOne(() => Tenant, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'tenant_id' })
+  tenant?: Relation<Tenant>;
+
+  @Column({ type: 'text' })
+  username: string;
+
+  /** Lower-cased username: usernames are unique per tenant regardless of case. */
+  @Column({ type: 'text' })
+  usernameNormalized: string;
+
+  @Column({ type: 'text' })
+  email: string;
+
+  @Column({ type: 'text' })
+  displayName: string;
+
+  @Column({ type: 'text', array: true, default: () => `'{}'` })
+  roles: Role[];
+
+  @Column({ type: 'text', default: 'active' })
+  status: UserStatus;
+
+  @Column({ type: 'text', nullable: true, select: false })
+  passwordHash: string | null;
+
+  @Column({ type: 'boolean', default: false })
+  mustChangePassword: boolean;
+
+  @Column({ type: 'integer', default: 0 })
+  failedLoginCount: number;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  lockedUntil: Date | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  passwordChangedAt: Date | null;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ type: 'timestamptz' })
+  updatedAt: Date;
+}

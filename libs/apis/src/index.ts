@@ -1,0 +1,2 @@
+export * from './api.entity.js';
+export * from './api-scope.entity.js';

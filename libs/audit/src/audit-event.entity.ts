@@ -1,0 +1,52 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, type Relation } from 'typeorm';
+import { Tenant } from '@gatehouse/tenants';
+
+export type ActorType = 'user' | 'client' | 'system';
+
+/** Append-only: rows are inserted in the transaction of the change they record, never updated. */
+@Entity({ name: 'audit_events' })
+@Index('audit_events_tenant_time_idx', ['tenantId', 'occurredAt', 'id'])
+@Index('audit_events_tenant_action_idx', ['tenantId', 'action'])
+@Index('audit_events_tenant_target_idx', ['tenantId', 'targetId'])
+@Index('audit_events_tenant_actor_idx', ['tenantId', 'actorId'])
+export class AuditEvent {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ type: 'uuid' })
+  tenantId: string;
+
+  @ManyToOne(() => Tenant, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'tenant_id' })
+  tenant?: Relation<Tenant>;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  occurredAt: Date;
+
+  @Column({ type: 'text' })
+  actorType: ActorType;
+
+  /** The person (user id) behind the change, or the client id when no person owns the client. */
+  @Column({ type: 'text', nullable: true })
+  actorId: string | null;
+
+  /** The client the actor used, when the change came through the admin API. */
+  @Column({ type: 'text', nullable: true })
+  actorClientId: string | null;
+
+  @Column({ type: 'text' })
+  action: string;
+
+  @Column({ type: 'text' })
+  targetType: string;
+
+  @Column({ type: 'text', nullable: true })
+  targetId: string | null;
+
+  /** What changed, with every secret redacted. */
+  @Column({ type: 'jsonb', default: () => `'{}'` })
+  details: Record<string, unknown>;
+
+  @Column({ type: 'text', nullable: true })
+  requestId: string | null;
+}

@@ -1,0 +1,61 @@
+import {
+  Check,
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+  type Relation,
+  UpdateDateColumn,
+} from 'typeorm';
+import { Tenant } from '@gatehouse/tenants';
+import { User } from '@gatehouse/accounts';
+
+export type ClientState = 'awaiting_scopes' | 'active' | 'disabled';
+
+/** A machine client of the client credentials grant (Entra: an app registration + service principal). */
+@Entity({ name: 'api_clients' })
+@Index('api_clients_client_id_key', ['clientId'], { unique: true })
+@Index('api_clients_tenant_created_idx', ['tenantId', 'createdAt', 'id'])
+@Index('api_clients_owner_idx', ['ownerUserId'])
+@Check('api_clients_state_check', `"state" IN ('awaiting_scopes', 'active', 'disabled')`)
+export class ApiClient {
+  /** The object id: `sub` and `oid` of its tokens. Never equal to any user's id. */
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ type: 'uuid' })
+  tenantId: string;
+
+  @ManyToOne(() => Tenant, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'tenant_id' })
+  tenant?: Relation<Tenant>;
+
+  /** The public client id (`client_id`, `azp`). */
+  @Column({ type: 'uuid' })
+  clientId: string;
+
+  @Column({ type: 'text' })
+  displayName: string;
+
+  @Column({ type: 'uuid', nullable: true })
+  ownerUserId: string | null;
+
+  @ManyToOne(() => User, { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'owner_user_id' })
+  owner?: Relation<User>;
+
+  @Column({ type: 'text', nullable: true })
+  contactEmail: string | null;
+
+  @Column({ type: 'text', default: 'awaiting_scopes' })
+  state: ClientState;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ type: 'timestamptz' })
+  updatedAt: Date;
+}

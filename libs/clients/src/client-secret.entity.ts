@@ -1,0 +1,53 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, type Relation } from 'typeorm';
+import { Tenant } from '@gatehouse/tenants';
+import { ApiClient } from './api-client.entity.js';
+
+/** A client secret. Only its keyed hash is stored; the value is shown once, at creation. */
+@Entity({ name: 'client_secrets' })
+@Index('client_secrets_key_id_key', ['keyId'], { unique: true })
+@Index('client_secrets_client_idx', ['apiClientId'])
+@Index('client_secrets_expiry_idx', ['expiresAt'], { where: '"revoked_at" IS NULL' })
+export class ClientSecret {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ type: 'uuid' })
+  tenantId: string;
+
+  @ManyToOne(() => Tenant, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'tenant_id' })
+  tenant?: Relation<Tenant>;
+
+  @Column({ type: 'uuid' })
+  apiClientId: string;
+
+  @ManyToOne(() => ApiClient, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'api_client_id' })
+  apiClient?: Relation<ApiClient>;
+
+  @Column({ type: 'uuid' })
+  keyId: string;
+
+  /** First three characters of the secret, to tell secrets apart. */
+  @Column({ type: 'text' })
+  hint: string;
+
+  @Column({ type: 'text', default: '' })
+  displayName: string;
+
+  /** HMAC-SHA256(SECRET_PEPPER, secret). */
+  @Column({ type: 'bytea', select: false })
+  secretHash: Buffer;
+
+  @Column({ type: 'timestamptz' })
+  expiresAt: Date;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  revokedAt: Date | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  expiryWarnedAt: Date | null;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+}

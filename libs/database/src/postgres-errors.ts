@@ -1,0 +1,25 @@
+import { QueryFailedError } from 'typeorm';
+
+interface PgDriverError {
+  code?: string;
+  constraint?: string;
+}
+
+/** The name of the violated unique constraint, or `undefined` if the error is something else. */
+export function uniqueViolation(error: unknown): string | undefined {
+  if (!(error instanceof QueryFailedError)) return undefined;
+  const driverError = error.driverError as PgDriverError;
+  return driverError.code === '23505' ? (driverError.constraint ?? '') : undefined;
+}
+
+/** True for errors that mean "the database cannot be reached right now". */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const code = (error as { code?: string } | undefined)?.code ?? '';
+  const message = error instanceof Error ? error.message : '';
+  return (
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P02', '57P03', '08006', '08001', '08003'].includes(code) ||
+    /Connection terminated|connection timeout|Connection refused|the database system is (starting|shutting) up/i.test(
+      message,
+    )
+  );
+}

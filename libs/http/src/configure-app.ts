@@ -1,0 +1,28 @@
+import type { INestApplication } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import helmet from 'helmet';
+import { Logger } from 'nestjs-pino';
+import type { AppConfig } from '@gatehouse/config';
+
+/** Settings every HTTP app shares: its logger, proxy trust, security headers, graceful shutdown. */
+export function configureHttpApp(app: INestApplication, config: AppConfig): void {
+  const express = app as NestExpressApplication;
+  express.useLogger(app.get(Logger));
+  express.disable('x-powered-by');
+  express.set('trust proxy', config.trustProxy === false ? false : config.trustProxy);
+  express.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          defaultSrc: ["'self'"],
+          frameAncestors: ["'none'"],
+          formAction: ["'self'"],
+          objectSrc: ["'none'"],
+          baseUri: ["'none'"],
+        },
+      },
+      hsts: config.publicUrl.startsWith('https:'),
+    }),
+  );
+  app.enableShutdownHooks();
+}

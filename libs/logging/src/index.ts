@@ -1,0 +1,2 @@
+export * from './redaction.js';
+export * from './logging.module.js';

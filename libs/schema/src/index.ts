@@ -1,0 +1,3 @@
+export * from './entities.js';
+export * from './core-imports.js';
+export * from '../../../migrations/index.js';

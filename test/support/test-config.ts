@@ -1,0 +1,25 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AppConfig } from '@gatehouse/config';
+
+/** A complete configuration for tests: fixed keys, a temporary data directory, quiet logs. */
+export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = {}): AppConfig {
+  return {
+    nodeEnv: 'test',
+    databaseUrl,
+    dataDir: mkdtempSync(join(tmpdir(), 'gatehouse-test-')),
+    publicUrl: 'http://localhost:3000',
+    port: 0,
+    adminPort: 0,
+    smtpUrl: undefined,
+    mailFrom: 'Gatehouse <no-reply@localhost>',
+    secretPepper: Buffer.alloc(32, 0x11),
+    keyEncryptionKey: Buffer.alloc(32, 0x22),
+    tlsCertFile: undefined,
+    tlsKeyFile: undefined,
+    trustProxy: false,
+    logLevel: 'warn',
+    ...overrides,
+  };
+}
