@@ -1,0 +1,97 @@
+import { mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from './app-config.js';
+import { loadConfig } from './load-config.js';
+
+const dataDir = () => mkdtempSync(join(tmpdir(), 'gatehouse-config-'));
+const KEY = 'ab'.repeat(32);
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig({ DATA_DIR: dataDir() });
+    expect(config).toMatchObject({
+      nodeEnv: 'development',
+      databaseUrl: undefined,
+      publicUrl: 'http://localhost:3000',
+      port: 3000,
+      adminPort: 3001,
+      smtpUrl: undefined,
+      mailFrom: 'Gatehouse <no-reply@localhost>',
+      trustProxy: false,
+      logLevel: 'info',
+    });
+  });
+
+  it('generates development keys once into DATA_DIR, readable by the owner only', () => {
+    const dir = dataDir();
+    const first = loadConfig({ DATA_DIR: dir });
+    const second = loadConfig({ DATA_DIR: dir });
+    expect(first.secretPepper.equals(second.secretPepper)).toBe(true);
+    expect(first.keyEncryptionKey).toHaveLength(32);
+    expect(statSync(join(dir, 'dev-secrets.json')).mode & 0o777).toBe(0o600);
+  });
+
+  it('refuses to start in production without keys, naming each variable', () => {
+    const problems = problemsOf({ NODE_ENV: 'production', DATA_DIR: dataDir() });
+    expect(problems).toEqual([
+      'SECRET_PEPPER is required when NODE_ENV=production',
+      'KEY_ENCRYPTION_KEY is required when NODE_ENV=production',
+    ]);
+  });
+
+  it('names every malformed variable at once', () => {
+    const problems = problemsOf({
+      DATA_DIR: dataDir(),
+      DATABASE_URL: 'mysql://x',
+      PUBLIC_URL: 'not a url',
+      PORT: '70000',
+      ADMIN_PORT: 'abc',
+      SMTP_URL: 'http://mail',
+      SECRET_PEPPER: 'short',
+      LOG_LEVEL: 'loud',
+      NODE_ENV: 'staging',
+      TLS_CERT_FILE: '/nonexistent/cert.pem',
+    });
+    const named = problems.map((p) => p.split(' ')[0]);
+    expect(named).toEqual(
+      expect.arrayContaining([
+        'DATABASE_URL',
+        'PUBLIC_URL',
+        'PORT',
+        'ADMIN_PORT',
+        'SMTP_URL',
+        'SECRET_PEPPER',
+        'LOG_LEVEL',
+        'NODE_ENV',
+        'TLS_CERT_FILE',
+      ]),
+    );
+  });
+
+  it('accepts keys as hex or base64url and strips a trailing slash from PUBLIC_URL', () => {
+    const config = loadConfig({
+      DATA_DIR: dataDir(),
+      SECRET_PEPPER: KEY,
+      KEY_ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64url'),
+      PUBLIC_URL: 'https://id.example.com/',
+      TRUST_PROXY: 'loopback, 10.0.0.0/8',
+      NODE_ENV: 'production',
+    });
+    expect(config.secretPepper.toString('hex')).toBe(KEY);
+    expect(config.keyEncryptionKey.equals(Buffer.alloc(32, 3))).toBe(true);
+    expect(config.publicUrl).toBe('https://id.example.com');
+    expect(config.trustProxy).toEqual(['loopback', '10.0.0.0/8']);
+  });
+});

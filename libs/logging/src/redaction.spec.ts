@@ -1,0 +1,26 @@
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import { REDACT_PATHS, maskUrl } from './redaction.js';
+
+describe('log redaction', () => {
+  it('censors secrets wherever a developer may have put them', () => {
+    const lines: string[] = [];
+    const sink = new Writable({ write: (chunk, _e, done) => (lines.push(String(chunk)), done()) });
+    const logger = pino({ redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, sink);
+    logger.info({
+      req: { headers: { authorization: 'Basic c2VjcmV0', cookie: 'sid=abc' } },
+      body: { client_secret: 'S1', password: 'P1', token: 'T1' },
+      client_secret: 'S2',
+      secretText: 'S3',
+    });
+    const text = lines.join('');
+    for (const secret of ['c2VjcmV0', 'sid=abc', 'S1', 'P1', 'T1', 'S2', 'S3']) expect(text).not.toContain(secret);
+    expect(text).toContain('[redacted]');
+  });
+
+  it('masks link tokens in paths and secrets in query strings', () => {
+    expect(maskUrl('/invitations/abcDEF123?x=1')).toBe('/invitations/[redacted]?x=1');
+    expect(maskUrl('/t/oauth2/v2.0/token?client_secret=zzz&a=b')).toBe('/t/oauth2/v2.0/token?client_secret=[redacted]&a=b');
+  });
+});
