@@ -1,0 +1,51 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { AccountsModule } from '@gatehouse/accounts';
+import { ApisModule } from '@gatehouse/apis';
+import { AuditModule } from '@gatehouse/audit';
+import { ClientsModule } from '@gatehouse/clients';
+import type { AppConfig } from '@gatehouse/config';
+import { type CoreOptions, coreImports } from '@gatehouse/schema';
+import { TenantsModule } from '@gatehouse/tenants';
+import { TokensModule } from '@gatehouse/tokens';
+import { AdminAuthGuard } from './auth/admin-auth.guard.js';
+import { ApisController } from './controllers/apis.controller.js';
+import { AuditController } from './controllers/audit.controller.js';
+import { ClientsController } from './controllers/clients.controller.js';
+import { TenantController } from './controllers/tenant.controller.js';
+import { UsersController } from './controllers/users.controller.js';
+import { ProblemFilter } from './problem/problem.filter.js';
+import { createValidationPipe } from './problem/validation.js';
+import { TenantSettingsService } from './tenant-settings.service.js';
+
+export interface AdminModuleOptions extends Partial<CoreOptions> {
+  config: AppConfig;
+}
+
+export const ADMIN_CONTROLLERS = [TenantController, UsersController, ApisController, ClientsController, AuditController];
+
+/** The internal admin REST API under /admin/v1. */
+@Module({})
+export class AdminModule {
+  static register(options: AdminModuleOptions): DynamicModule {
+    return {
+      module: AdminModule,
+      imports: [
+        ...coreImports(options.config, { app: 'admin', ...options }),
+        TenantsModule,
+        TokensModule,
+        AuditModule,
+        AccountsModule,
+        ApisModule,
+        ClientsModule,
+      ],
+      controllers: ADMIN_CONTROLLERS,
+      providers: [
+        AdminAuthGuard,
+        TenantSettingsService,
+        { provide: APP_PIPE, useFactory: createValidationPipe },
+        { provide: APP_FILTER, useClass: ProblemFilter },
+      ],
+    };
+  }
+}

@@ -1,0 +1,58 @@
+import { Body, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { type CreatedUser, type UserView, UserService } from '@gatehouse/accounts';
+import type { Page } from '@gatehouse/audit';
+import { ApiCreatedResponse, ApiOkResponse } from '@nestjs/swagger';
+import { UserPage, UserResponse } from '../dto/responses.dto.js';
+import { AdminController } from '../auth/admin-controller.js';
+import { type AdminPrincipal, Principal } from '../auth/principal.js';
+import { RequirePermission } from '../auth/require-permission.js';
+import { CreateUserDto, UpdateUserDto, UserQueryDto } from '../dto/users.dto.js';
+
+@AdminController('users', 'users')
+export class UsersController {
+  constructor(private readonly users: UserService) {}
+
+  @Post()
+  @RequirePermission('Users.Manage')
+  @ApiCreatedResponse({ type: UserResponse })
+  create(@Principal() principal: AdminPrincipal, @Body() body: CreateUserDto): Promise<CreatedUser> {
+    return this.users.create(principal.tenantId, principal, body);
+  }
+
+  @Get()
+  @RequirePermission('Users.Read')
+  @ApiOkResponse({ type: UserPage })
+  list(@Principal() principal: AdminPrincipal, @Query() query: UserQueryDto): Promise<Page<UserView>> {
+    return this.users.list(principal.tenantId, query);
+  }
+
+  @Get(':id')
+  @RequirePermission('Users.Read')
+  @ApiOkResponse({ type: UserResponse })
+  get(@Principal() principal: AdminPrincipal, @Param('id') id: string): Promise<UserView> {
+    return this.users.get(principal.tenantId, id);
+  }
+
+  @Patch(':id')
+  @RequirePermission('Users.Manage')
+  @ApiOkResponse({ type: UserResponse })
+  update(@Principal() principal: AdminPrincipal, @Param('id') id: string, @Body() body: UpdateUserDto): Promise<UserView> {
+    return this.users.update(principal.tenantId, principal, id, body);
+  }
+
+  @Post(':id/disable')
+  @HttpCode(200)
+  @RequirePermission('Users.Manage')
+  @ApiOkResponse({ type: UserResponse })
+  disable(@Principal() principal: AdminPrincipal, @Param('id') id: string): Promise<UserView> {
+    return this.users.disable(principal.tenantId, principal, id);
+  }
+
+  @Post(':id/enable')
+  @HttpCode(200)
+  @RequirePermission('Users.Manage')
+  @ApiOkResponse({ type: UserResponse })
+  enable(@Principal() principal: AdminPrincipal, @Param('id') id: string): Promise<UserView> {
+    return this.users.enable(principal.tenantId, principal, id);
+  }
+}

@@ -1,0 +1,106 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+
+/** OpenAPI shapes of the answers (the services return plain views of the same shape). */
+export class UserResponse {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty() username: string;
+  @ApiProperty() email: string;
+  @ApiProperty() displayName: string;
+  @ApiProperty({ type: [String] }) roles: string[];
+  @ApiProperty({ enum: ['active', 'disabled'] }) status: string;
+  @ApiProperty() mustChangePassword: boolean;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) lockedUntil: string | null;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt: string;
+  @ApiPropertyOptional({ description: 'Only in the answer that creates the user with password "generate"' })
+  initialPassword?: string;
+}
+
+export class ApiScopeResponse {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty() value: string;
+  @ApiProperty() description: string;
+}
+
+export class ProtectedApiResponse {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ format: 'uuid' }) appId: string;
+  @ApiProperty() identifier: string;
+  @ApiProperty() displayName: string;
+  @ApiProperty() builtIn: boolean;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ type: [ApiScopeResponse] }) scopes: ApiScopeResponse[];
+}
+
+export class ClientResponse {
+  @ApiProperty({ format: 'uuid' }) clientId: string;
+  @ApiProperty() displayName: string;
+  @ApiProperty({ enum: ['awaiting_scopes', 'active', 'disabled'] }) state: string;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true }) ownerUserId: string | null;
+  @ApiProperty({ type: String, nullable: true }) contactEmail: string | null;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt: string;
+  @ApiProperty({ type: [String] }) scopes: string[];
+}
+
+export class ScopesResponse {
+  @ApiProperty({ type: [String] }) scopes: string[];
+  @ApiProperty({ enum: ['awaiting_scopes', 'active', 'disabled'] }) state: string;
+}
+
+export class SecretResponse {
+  @ApiProperty({ format: 'uuid' }) keyId: string;
+  @ApiProperty() hint: string;
+  @ApiProperty() displayName: string;
+  @ApiProperty({ format: 'date-time' }) expiresAt: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) revokedAt: string | null;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+}
+
+export class IssuedSecretResponse {
+  @ApiProperty({ format: 'uuid' }) keyId: string;
+  @ApiProperty() hint: string;
+  @ApiProperty({ description: 'Shown once, never again' }) secretText: string;
+  @ApiProperty({ format: 'date-time' }) expiresAt: string;
+  @ApiProperty() displayName: string;
+}
+
+export class TenantResponse {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty() slug: string;
+  @ApiProperty() displayName: string;
+  @ApiProperty({ enum: ['RS256', 'ES256'] }) signingAlgorithm: string;
+  @ApiProperty() accessTokenLifetimeSeconds: number;
+  @ApiProperty() extAccessTokenLifetimeSeconds: number;
+}
+
+export class AuditActorResponse {
+  @ApiProperty({ enum: ['user', 'client', 'system'] }) type: string;
+  @ApiProperty({ type: String, nullable: true }) userId: string | null;
+  @ApiProperty({ type: String, nullable: true }) clientId: string | null;
+}
+
+export class AuditEventResponse {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ format: 'date-time' }) occurredAt: string;
+  @ApiProperty({ type: AuditActorResponse }) actor: AuditActorResponse;
+  @ApiProperty() action: string;
+  @ApiProperty() targetType: string;
+  @ApiProperty({ type: String, nullable: true }) targetId: string | null;
+  @ApiProperty({ type: 'object', additionalProperties: true }) details: Record<string, unknown>;
+  @ApiProperty({ type: String, nullable: true }) requestId: string | null;
+}
+
+function pageOf<T>(item: new () => T, name: string) {
+  class PageResponse {
+    @ApiProperty({ type: [item] }) items: T[];
+    @ApiProperty({ type: String, nullable: true }) nextCursor: string | null;
+  }
+  Object.defineProperty(PageResponse, 'name', { value: name });
+  return PageResponse;
+}
+
+export const UserPage = pageOf(UserResponse, 'UserPage');
+export const ApiPage = pageOf(ProtectedApiResponse, 'ApiPage');
+export const ClientPage = pageOf(ClientResponse, 'ClientPage');
+export const AuditEventPage = pageOf(AuditEventResponse, 'AuditEventPage');

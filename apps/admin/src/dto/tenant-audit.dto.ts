@@ -1,0 +1,53 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsDate, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { SIGNING_ALGORITHMS, type SigningAlgorithm } from '@gatehouse/tenants';
+import { PageQueryDto } from './page.dto.js';
+
+export class UpdateTenantDto {
+  @ApiPropertyOptional({ enum: SIGNING_ALGORITHMS })
+  @IsOptional()
+  @IsIn(SIGNING_ALGORITHMS)
+  signingAlgorithm?: SigningAlgorithm;
+
+  @ApiPropertyOptional({ minimum: 300, maximum: 86400 })
+  @IsOptional()
+  @IsInt()
+  @Min(300)
+  @Max(86400)
+  accessTokenLifetimeSeconds?: number;
+
+  @ApiPropertyOptional({ minimum: 300, maximum: 86400 })
+  @IsOptional()
+  @IsInt()
+  @Min(300)
+  @Max(86400)
+  extAccessTokenLifetimeSeconds?: number;
+}
+
+export class AuditQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({ description: 'User id or client id of the actor' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  actor?: string;
+
+  @ApiPropertyOptional({ description: 'Exact action, or a prefix ending in .*', example: 'client.secret.*' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  @Matches(/^[a-z0-9._*-]+$/, { message: 'action is a dotted name, optionally ending in .*' })
+  action?: string;
+
+  @ApiPropertyOptional({ description: 'Target id (user id, client id, API id)' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  target?: string;
+
+  @ApiPropertyOptional({ format: 'date-time' })
+  @IsOptional()
+  @Type(() => Date)
+  @IsDate()
+  since?: Date;
+}

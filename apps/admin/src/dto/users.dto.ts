@@ -1,0 +1,88 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, IsArray, IsEmail, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { ROLES, type Role } from '@gatehouse/accounts';
+import type { InitialPasswordMode, UserStatus } from '@gatehouse/accounts';
+import { PageQueryDto } from './page.dto.js';
+
+const USERNAME = /^[A-Za-z0-9._@-]{1,64}$/;
+const PASSWORD_MODES: InitialPasswordMode[] = ['generate', 'activation-link'];
+const STATUSES: UserStatus[] = ['active', 'disabled'];
+
+export class CreateUserDto {
+  @ApiProperty({ maxLength: 64, pattern: USERNAME.source })
+  @IsString()
+  @MaxLength(64)
+  @Matches(USERNAME, { message: 'username may hold letters, digits and . _ @ - only' })
+  username: string;
+
+  @ApiProperty({ maxLength: 254 })
+  @IsString()
+  @MaxLength(254)
+  @IsEmail()
+  email: string;
+
+  @ApiProperty({ maxLength: 200 })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  displayName: string;
+
+  @ApiPropertyOptional({ enum: ROLES, isArray: true, description: 'Administrator only' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(4)
+  @IsIn(ROLES, { each: true })
+  roles?: Role[];
+
+  @ApiPropertyOptional({ enum: PASSWORD_MODES })
+  @IsOptional()
+  @IsIn(PASSWORD_MODES)
+  password?: InitialPasswordMode;
+}
+
+export class UpdateUserDto {
+  @ApiPropertyOptional({ maxLength: 254 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(254)
+  @IsEmail()
+  email?: string;
+
+  @ApiPropertyOptional({ maxLength: 200 })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  displayName?: string;
+
+  @ApiPropertyOptional({ enum: ROLES, isArray: true, description: 'Administrator only' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(4)
+  @IsIn(ROLES, { each: true })
+  roles?: Role[];
+}
+
+export class UserQueryDto extends PageQueryDto {
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  username?: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(254)
+  email?: string;
+
+  @ApiPropertyOptional({ enum: STATUSES })
+  @IsOptional()
+  @IsIn(STATUSES)
+  status?: UserStatus;
+
+  @ApiPropertyOptional({ enum: ROLES })
+  @IsOptional()
+  @IsIn(ROLES)
+  role?: Role;
+}

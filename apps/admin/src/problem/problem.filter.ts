@@ -1,0 +1,148 @@
+import { randomUUID } from 'node:crypto';
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { AccountError, AccountErrorCode } from '@gatehouse/accounts';
+import { ApiError, ApiErrorCode } from '@gatehouse/apis';
+import { InvalidCursorError } from '@gatehouse/audit';
+import { ClientError, ClientErrorCode } from '@gatehouse/clients';
+import { isDatabaseUnavailable } from '@gatehouse/database';
+import { TenantError, TenantErrorCode } from '@gatehouse/tenants';
+import { AuthError, AuthErrorCode } from '../auth/auth.errors.js';
+import { type Problem, ValidationFailedError, problem, sendProblem } from './problem.js';
+
+function unmapped(code: never): never {
+  throw new Error(`unmapped error code ${String(code)}`);
+}
+
+export function accountStatus(code: AccountErrorCode): number {
+  switch (code) {
+    case AccountErrorCode.NotFound:
+      return 404;
+    case AccountErrorCode.UsernameTaken:
+      return 409;
+    case AccountErrorCode.RolesRequireAdministrator:
+      return 403;
+    case AccountErrorCode.InvalidRole:
+      return 400;
+    default:
+      return unmapped(code);
+  }
+}
+
+export function apiStatus(code: ApiErrorCode): number {
+  switch (code) {
+    case ApiErrorCode.NotFound:
+      return 404;
+    case ApiErrorCode.IdentifierTaken:
+    case ApiErrorCode.ScopeTaken:
+      return 409;
+    case ApiErrorCode.IdentifierReserved:
+    case ApiErrorCode.BuiltInImmutable:
+      return 409;
+    case ApiErrorCode.IdentifierInvalid:
+    case ApiErrorCode.ScopeInvalid:
+      return 400;
+    default:
+      return unmapped(code);
+  }
+}
+
+export function clientStatus(code: ClientErrorCode): number {
+  switch (code) {
+    case ClientErrorCode.NotFound:
+    case ClientErrorCode.SecretNotFound:
+      return 404;
+    case ClientErrorCode.OwnerNotFound:
+    case ClientErrorCode.UnknownScopes:
+    case ClientErrorCode.AdminScopesNotAssignable:
+    case ClientErrorCode.InvalidSecretExpiry:
+      return 400;
+    case ClientErrorCode.OwnerPrivileged:
+      return 403;
+    default:
+      return unmapped(code);
+  }
+}
+
+export function tenantStatus(code: TenantErrorCode): number {
+  switch (code) {
+    case TenantErrorCode.NotFound:
+      return 404;
+    case TenantErrorCode.SlugTaken:
+      return 409;
+    case TenantErrorCode.InvalidSlug:
+    case TenantErrorCode.InvalidLifetime:
+    case TenantErrorCode.InvalidAlgorithm:
+      return 400;
+    default:
+      return unmapped(code);
+  }
+}
+
+export function authStatus(code: AuthErrorCode): number {
+  switch (code) {
+    case AuthErrorCode.Unauthorized:
+      return 401;
+    case AuthErrorCode.Forbidden:
+      return 403;
+    default:
+      return unmapped(code);
+  }
+}
+
+/** The one place where admin API errors become HTTP: `application/problem+json` (RFC 9457). */
+@Catch()
+export class ProblemFilter implements ExceptionFilter {
+  private readonly logger = new Logger('AdminApi');
+
+  catch(error: unknown, host: ArgumentsHost): void {
+    const res = host.switchToHttp().getResponse<Response>();
+    const req = host.switchToHttp().getRequest<Request>();
+    if (res.headersSent) return;
+    if (error instanceof AuthError && error.code === AuthErrorCode.Unauthorized) {
+      const header = `Bearer error="invalid_token", error_description="${error.message.replace(/["\\]/g, '')}"`;
+      return sendProblem(res, problem(401, error.code, error.message), { 'WWW-Authenticate': header });
+    }
+    if (error instanceof AuthError) {
+      const header = 'Bearer error="insufficient_scope"';
+      return sendProblem(res, problem(authStatus(error.code), error.code, error.message), { 'WWW-Authenticate': header });
+    }
+    sendProblem(res, this.toProblem(error, req));
+  }
+
+  private toProblem(error: unknown, req: Request): Problem {
+    if (error instanceof ValidationFailedError) return problem(400, error.code, error.message, { errors: error.errors });
+    if (error instanceof AccountError) return problem(accountStatus(error.code), error.code, error.message);
+    if (error instanceof ApiError) return problem(apiStatus(error.code), error.code, error.message);
+    if (error instanceof TenantError) return problem(tenantStatus(error.code), error.code, error.message);
+    if (error instanceof InvalidCursorError) {
+      return problem(400, error.code, error.message, { errors: [{ field: 'cursor', message: error.message }] });
+    }
+    if (error instanceof ClientError) {
+      const errors = error.items.map((item) => ({ field: 'scopes', message: `unknown or not assignable: ${item}` }));
+      return problem(clientStatus(error.code), error.code, error.message, errors.length ? { errors } : {});
+    }
+    if (error instanceof HttpException) return this.httpProblem(error);
+    return this.unexpected(error, req);
+  }
+
+  private httpProblem(error: HttpException): Problem {
+    const status = error.getStatus();
+    if (status === 404) return problem(404, 'not_found', 'No such resource.');
+    if (status === 405) return problem(405, 'method_not_allowed', 'Method not allowed.');
+    if (status >= 500) return problem(status, 'server_error', 'The server could not complete the request.');
+    return problem(status, 'bad_request', error.message);
+  }
+
+  private unexpected(error: unknown, req: Request): Problem {
+    const errorId = randomUUID();
+    // Name, message and stack only: driver errors carry query parameters, which may hold hashes.
+    const logged = error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : { value: String(error) };
+    if (isDatabaseUnavailable(error)) {
+      this.logger.error({ errorId, requestId: req.id, error: logged }, 'database unavailable');
+      return problem(503, 'service_unavailable', 'The service is temporarily unavailable.', { errorId });
+    }
+    this.logger.error({ errorId, requestId: req.id, error: logged }, 'unexpected error');
+    return problem(500, 'internal_error', `An unexpected error occurred (error id ${errorId}).`, { errorId });
+  }
+}

@@ -1,0 +1,170 @@
+import { randomBytes } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import argon2 from 'argon2';
+import { DataSource, EntityManager } from 'typeorm';
+import { type Actor, AuditService, type Page, type PageRequest, decodeCursor, pageSize, toPage } from '@gatehouse/audit';
+import { announceChange, uniqueViolation } from '@gatehouse/database';
+import { AccountError, AccountErrorCode } from './account.errors.js';
+import { ROLES, type Role } from './roles.js';
+import type { User, UserStatus } from './user.entity.js';
+import { UserRepository } from './user.repository.js';
+import { type UserView, toUserView } from './user.view.js';
+
+export type InitialPasswordMode = 'generate' | 'activation-link';
+
+export interface CreateUserInput {
+  username: string;
+  email: string;
+  displayName: string;
+  roles?: Role[];
+  password?: InitialPasswordMode;
+}
+
+export interface UpdateUserInput {
+  email?: string;
+  displayName?: string;
+  roles?: Role[];
+}
+
+export interface UserFilter extends PageRequest {
+  username?: string;
+  email?: string;
+  status?: UserStatus;
+  role?: Role;
+}
+
+export type CreatedUser = UserView & { initialPassword?: string };
+
+/** Only an Administrator (the holder of Tenant.Manage) or the system changes roles. */
+export function mayAssignRoles(actor: Actor): boolean {
+  return actor.type === 'system' || (actor.permissions ?? []).includes('Tenant.Manage');
+}
+
+/** A generated initial password: 144 random bits, 24 characters. */
+export function generateInitialPassword(): string {
+  return randomBytes(18).toString('base64url');
+}
+
+@Injectable()
+export class UserService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly users: UserRepository,
+    private readonly audit: AuditService,
+  ) {}
+
+  /** Creates a user; with `password: 'generate'` the one-time initial password is returned once. */
+  async create(tenantId: string, actor: Actor, input: CreateUserInput, em?: EntityManager): Promise<CreatedUser> {
+    const roles = this.checkRoles(actor, input.roles);
+    const initialPassword = input.password === 'generate' ? generateInitialPassword() : undefined;
+    const passwordHash = initialPassword ? await argon2.hash(initialPassword, { type: argon2.argon2id }) : null;
+    try {
+      return await this.transaction(em, async (tx) => {
+        const user = await this.users.insert(tx, {
+          tenantId,
+          username: input.username,
+          usernameNormalized: input.username.toLowerCase(),
+          email: input.email,
+          displayName: input.displayName,
+          roles,
+          status: 'active',
+          passwordHash,
+          mustChangePassword: input.password !== undefined,
+        });
+        await this.record(tx, tenantId, actor, 'user.created', user, {
+          username: user.username,
+          email: user.email,
+          roles,
+          setup: input.password ?? 'none',
+        });
+        if (roles.length) await announceChange(tx, 'user', tenantId, user.id);
+        return { ...toUserView(user), ...(initialPassword ? { initialPassword } : {}) };
+      });
+    } catch (error) {
+      if (uniqueViolation(error) === 'users_tenant_username_key') {
+        throw new AccountError(AccountErrorCode.UsernameTaken, `The username ${input.username} is taken.`);
+      }
+      throw error;
+    }
+  }
+
+  async list(tenantId: string, filter: UserFilter): Promise<Page<UserView>> {
+    const size = pageSize(filter.limit);
+    const rows = await this.users.page(tenantId, { ...filter, after: decodeCursor(filter.cursor), take: size + 1 });
+    return toPage(rows, size, (u) => ({ at: u.createdAt, id: u.id }), toUserView);
+  }
+
+  async get(tenantId: string, id: string): Promise<UserView> {
+    return toUserView(await this.require(tenantId, id));
+  }
+
+  /** The user behind an admin token, or `null`: read on every request so changes act at once. */
+  findById(tenantId: string, id: string): Promise<User | null> {
+    return this.users.findById(tenantId, id);
+  }
+
+  /** Case-insensitive lookup (for bootstrap reruns); `em` to read inside a caller's transaction. */
+  findByUsername(tenantId: string, username: string, em?: EntityManager): Promise<User | null> {
+    return this.users.findByUsername(tenantId, username, em);
+  }
+
+  async update(tenantId: string, actor: Actor, id: string, input: UpdateUserInput): Promise<UserView> {
+    const roles = input.roles === undefined ? undefined : this.checkRoles(actor, input.roles);
+    return this.dataSource.transaction(async (em) => {
+      const user = await this.require(tenantId, id, em);
+      const before = { email: user.email, displayName: user.displayName, roles: [...user.roles] };
+      if (input.email !== undefined) user.email = input.email;
+      if (input.displayName !== undefined) user.displayName = input.displayName;
+      if (roles !== undefined) user.roles = roles;
+      const saved = await this.users.save(em, user);
+      await this.record(em, tenantId, actor, 'user.updated', saved, { before, changes: input });
+      if (roles !== undefined) await announceChange(em, 'user', tenantId, user.id);
+      return toUserView(saved);
+    });
+  }
+
+  disable(tenantId: string, actor: Actor, id: string): Promise<UserView> {
+    return this.setStatus(tenantId, actor, id, 'disabled');
+  }
+
+  enable(tenantId: string, actor: Actor, id: string): Promise<UserView> {
+    return this.setStatus(tenantId, actor, id, 'active');
+  }
+
+  private async setStatus(tenantId: string, actor: Actor, id: string, status: UserStatus): Promise<UserView> {
+    return this.dataSource.transaction(async (em) => {
+      const user = await this.require(tenantId, id, em);
+      if (user.status === status) return toUserView(user);
+      user.status = status;
+      const saved = await this.users.save(em, user);
+      await this.record(em, tenantId, actor, status === 'active' ? 'user.enabled' : 'user.disabled', saved, {});
+      await announceChange(em, 'user', tenantId, user.id);
+      return toUserView(saved);
+    });
+  }
+
+  private checkRoles(actor: Actor, roles: Role[] | undefined): Role[] {
+    if (roles === undefined) return [];
+    if (!mayAssignRoles(actor)) {
+      throw new AccountError(AccountErrorCode.RolesRequireAdministrator, 'Only an Administrator assigns roles.');
+    }
+    const unknown = roles.filter((role) => !ROLES.includes(role));
+    if (unknown.length) throw new AccountError(AccountErrorCode.InvalidRole, `Unknown roles: ${unknown.join(', ')}`);
+    return [...new Set(roles)];
+  }
+
+  private async require(tenantId: string, id: string, em?: EntityManager): Promise<User> {
+    const user = await this.users.findById(tenantId, id, em, em !== undefined);
+    if (!user) throw new AccountError(AccountErrorCode.NotFound, 'No such user.');
+    return user;
+  }
+
+  private record(em: EntityManager, tenantId: string, actor: Actor, action: string, user: User, details: Record<string, unknown>) {
+    return this.audit.record(em, { tenantId, actor, action, targetType: 'user', targetId: user.id, details });
+  }
+
+  private transaction<T>(em: EntityManager | undefined, work: (em: EntityManager) => Promise<T>): Promise<T> {
+    return em ? work(em) : this.dataSource.transaction(work);
+  }
+}

@@ -1,0 +1,31 @@
+import type { Role } from './roles.js';
+import type { User, UserStatus } from './user.entity.js';
+
+/** A user as the admin API shows it: never a hash. */
+export interface UserView {
+  id: string;
+  username: string;
+  email: string;
+  displayName: string;
+  roles: Role[];
+  status: UserStatus;
+  mustChangePassword: boolean;
+  lockedUntil: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function toUserView(user: User): UserView {
+  return {
+    id: user.id,
+    username: user.username,
+    email: user.email,
+    displayName: user.displayName,
+    roles: [...user.roles],
+    status: user.status,
+    mustChangePassword: user.mustChangePassword,
+    lockedUntil: user.lockedUntil ? user.lockedUntil.toISOString() : null,
+    createdAt: user.createdAt.toISOString(),
+    updatedAt: user.updatedAt.toISOString(),
+  };
+}

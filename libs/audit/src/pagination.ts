@@ -1,0 +1,59 @@
+/** One page of a list: `nextCursor` is opaque and `null` on the last page. */
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+export interface PageRequest {
+  limit?: number;
+  cursor?: string;
+}
+
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 200;
+
+/** Keyset position: the sort timestamp (milliseconds precision) and the row id. */
+export interface CursorPosition {
+  at: Date;
+  id: string;
+}
+
+export class InvalidCursorError extends Error {
+  readonly code = 'invalid_cursor';
+  constructor() {
+    super('The cursor is not one this API issued.');
+    this.name = 'InvalidCursorError';
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function encodeCursor(position: CursorPosition): string {
+  return Buffer.from(JSON.stringify([position.at.getTime(), position.id]), 'utf8').toString('base64url');
+}
+
+export function decodeCursor(cursor: string | undefined): CursorPosition | undefined {
+  if (cursor === undefined || cursor === '') return undefined;
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(parsed) && parsed.length === 2 && Number.isSafeInteger(parsed[0]) && typeof parsed[1] === 'string') {
+      if (UUID.test(parsed[1])) return { at: new Date(parsed[0] as number), id: parsed[1] };
+    }
+  } catch {
+    throw new InvalidCursorError();
+  }
+  throw new InvalidCursorError();
+}
+
+export function pageSize(limit: number | undefined): number {
+  if (limit === undefined) return DEFAULT_PAGE_SIZE;
+  return Math.min(Math.max(Math.trunc(limit), 1), MAX_PAGE_SIZE);
+}
+
+/** Given `size + 1` rows fetched, the page and the cursor of its last row when more follow. */
+export function toPage<R, T>(rows: R[], size: number, position: (row: R) => CursorPosition, map: (row: R) => T): Page<T> {
+  const more = rows.length > size;
+  const items = more ? rows.slice(0, size) : rows;
+  const last = items[items.length - 1];
+  return { items: items.map(map), nextCursor: more && last ? encodeCursor(position(last)) : null };
+}

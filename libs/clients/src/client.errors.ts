@@ -1,0 +1,21 @@
+export enum ClientErrorCode {
+  NotFound = 'client_not_found',
+  OwnerNotFound = 'owner_not_found',
+  OwnerPrivileged = 'owner_privileged',
+  SecretNotFound = 'secret_not_found',
+  UnknownScopes = 'unknown_scopes',
+  AdminScopesNotAssignable = 'admin_scopes_not_assignable',
+  InvalidSecretExpiry = 'invalid_secret_expiry',
+}
+
+export class ClientError extends Error {
+  constructor(
+    readonly code: ClientErrorCode,
+    message: string,
+    /** For `unknown_scopes`: the scope strings that name nothing. */
+    readonly items: string[] = [],
+  ) {
+    super(message);
+    this.name = 'ClientError';
+  }
+}

@@ -1,0 +1,228 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { type User, UserRepository, mayAssignRoles } from '@gatehouse/accounts';
+import { type Actor, AuditService, type Page, type PageRequest, decodeCursor, pageSize, toPage } from '@gatehouse/audit';
+import { SecretHasher, generateOpaqueSecret } from '@gatehouse/crypto';
+import { announceChange } from '@gatehouse/database';
+import type { ApiClient, ClientState } from './api-client.entity.js';
+import { ClientError, ClientErrorCode } from './client.errors.js';
+import { ClientRepository } from './client.repository.js';
+import { type ClientView, type IssuedSecret, type SecretView, toClientView, toSecretView } from './client.view.js';
+import { ScopeResolver } from './scope-resolver.js';
+
+export interface CreateClientInput {
+  displayName: string;
+  ownerUserId?: string;
+  contactEmail?: string;
+}
+
+export interface ClientFilter extends PageRequest {
+  state?: ClientState;
+  ownerUserId?: string;
+}
+
+export interface IssueSecretInput {
+  displayName?: string;
+  expiresInDays?: number;
+}
+
+export const DEFAULT_SECRET_DAYS = 180;
+export const MAX_SECRET_DAYS = 730;
+const DAY_MS = 86_400_000;
+
+/** API clients: lifecycle, granted scopes and secrets. */
+@Injectable()
+export class ClientService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly clients: ClientRepository,
+    private readonly users: UserRepository,
+    private readonly scopes: ScopeResolver,
+    private readonly hasher: SecretHasher,
+    private readonly audit: AuditService,
+  ) {}
+
+  /** `active` at once when the owner holds a role (an operator's client), else `awaiting_scopes`. */
+  async create(tenantId: string, actor: Actor, input: CreateClientInput, em?: EntityManager): Promise<ClientView> {
+    return this.transaction(em, async (tx) => {
+      const owner = input.ownerUserId ? await this.requireOwner(tx, tenantId, actor, input.ownerUserId) : null;
+      const client = await this.clients.insert(tx, {
+        tenantId,
+        clientId: randomUUID(),
+        displayName: input.displayName,
+        ownerUserId: owner?.id ?? null,
+        contactEmail: input.contactEmail ?? null,
+        state: owner && owner.roles.length > 0 ? 'active' : 'awaiting_scopes',
+      });
+      await this.record(tx, tenantId, actor, 'client.created', client, {
+        displayName: client.displayName,
+        ownerUserId: client.ownerUserId,
+        contactEmail: client.contactEmail,
+        state: client.state,
+      });
+      await announceChange(tx, 'client', tenantId, client.clientId);
+      return toClientView(client, []);
+    });
+  }
+
+  async list(tenantId: string, filter: ClientFilter): Promise<Page<ClientView>> {
+    const size = pageSize(filter.limit);
+    const rows = await this.clients.page(tenantId, { ...filter, after: decodeCursor(filter.cursor), take: size + 1 });
+    const granted = await this.clients.grantedScopes(rows.slice(0, size).map((c) => c.id));
+    return toPage(
+      rows,
+      size,
+      (c) => ({ at: c.createdAt, id: c.id }),
+      (c) => toClientView(c, granted.filter((g) => g.apiClientId === c.id).map((g) => g.scope)),
+    );
+  }
+
+  async get(tenantId: string, clientId: string): Promise<ClientView> {
+    const client = await this.require(tenantId, clientId);
+    return toClientView(client, await this.scopeStrings(client));
+  }
+
+  /** The client behind an admin token, or `null`: read on every request so changes act at once. */
+  findByClientId(tenantId: string, clientId: string): Promise<ApiClient | null> {
+    return this.clients.findByClientId(tenantId, clientId);
+  }
+
+  /** Clients owned by a user, oldest first (for bootstrap reruns); `em` to read inside a transaction. */
+  findOwnedBy(tenantId: string, ownerUserId: string, em?: EntityManager): Promise<ApiClient[]> {
+    return this.clients.clientsOwnedBy(tenantId, [ownerUserId], em);
+  }
+
+  disable(tenantId: string, actor: Actor, clientId: string): Promise<ClientView> {
+    return this.changeState(tenantId, actor, clientId, 'client.disabled', async () => 'disabled');
+  }
+
+  /** Back to `active` when it has grants or its owner a role, else `awaiting_scopes`. */
+  enable(tenantId: string, actor: Actor, clientId: string): Promise<ClientView> {
+    return this.changeState(tenantId, actor, clientId, 'client.enabled', async (tx, client) =>
+      (await this.clients.countGrants(client.id, tx)) > 0 || (await this.ownerHasRoles(tx, client)) ? 'active' : 'awaiting_scopes',
+    );
+  }
+
+  /** Replaces the granted scopes in one transaction; returns the new set and state. */
+  async setScopes(tenantId: string, actor: Actor, clientId: string, requested: string[]): Promise<{ scopes: string[]; state: ClientState }> {
+    return this.dataSource.transaction(async (tx) => {
+      const client = await this.require(tenantId, clientId, tx);
+      const before = await this.scopeStrings(client, tx);
+      const resolved = await this.scopes.resolve(tx, tenantId, requested);
+      await this.clients.replaceGrants(tx, client, resolved.map((scope) => scope.id));
+      if (client.state === 'awaiting_scopes' && resolved.length > 0) client.state = 'active';
+      else if (client.state === 'active' && resolved.length === 0 && !(await this.ownerHasRoles(tx, client))) client.state = 'awaiting_scopes';
+      const saved = await this.clients.save(tx, client);
+      const scopes = await this.scopeStrings(client, tx);
+      await this.record(tx, tenantId, actor, 'client.scopes.set', saved, { before, after: scopes, state: saved.state });
+      await announceChange(tx, 'client', tenantId, client.clientId);
+      return { scopes, state: saved.state };
+    });
+  }
+
+  /** A new secret; its value is in this answer only (the database keeps a keyed hash). */
+  async issueSecret(tenantId: string, actor: Actor, clientId: string, input: IssueSecretInput, em?: EntityManager): Promise<IssuedSecret> {
+    const days = input.expiresInDays ?? DEFAULT_SECRET_DAYS;
+    if (!Number.isInteger(days) || days < 1 || days > MAX_SECRET_DAYS) {
+      throw new ClientError(ClientErrorCode.InvalidSecretExpiry, `expiresInDays must be 1 to ${MAX_SECRET_DAYS}.`);
+    }
+    return this.transaction(em, async (tx) => {
+      const client = await this.require(tenantId, clientId, tx);
+      if (client.ownerUserId) await this.requireOwner(tx, tenantId, actor, client.ownerUserId);
+      const secretText = generateOpaqueSecret();
+      const secret = await this.clients.insertSecret(tx, {
+        tenantId,
+        apiClientId: client.id,
+        keyId: randomUUID(),
+        hint: secretText.slice(0, 3),
+        displayName: input.displayName ?? '',
+        secretHash: this.hasher.hash(secretText),
+        expiresAt: new Date(Date.now() + days * DAY_MS),
+      });
+      const view = toSecretView(secret);
+      await this.record(tx, tenantId, actor, 'client.secret.created', client, {
+        keyId: view.keyId,
+        hint: view.hint,
+        displayName: view.displayName,
+        expiresAt: view.expiresAt,
+      });
+      await announceChange(tx, 'client', tenantId, client.clientId);
+      return { keyId: view.keyId, hint: view.hint, secretText, expiresAt: view.expiresAt, displayName: view.displayName };
+    });
+  }
+
+  async listSecrets(tenantId: string, clientId: string): Promise<SecretView[]> {
+    const client = await this.require(tenantId, clientId);
+    return (await this.clients.secretsOf(client.id)).map(toSecretView);
+  }
+
+  /** Revokes one secret; revoking a revoked secret changes nothing. */
+  async revokeSecret(tenantId: string, actor: Actor, clientId: string, keyId: string): Promise<void> {
+    await this.dataSource.transaction(async (tx) => {
+      const client = await this.require(tenantId, clientId, tx);
+      const secret = await this.clients.findSecret(tx, client.id, keyId);
+      if (!secret) throw new ClientError(ClientErrorCode.SecretNotFound, 'No such secret.');
+      if (secret.revokedAt) return;
+      await this.clients.markRevoked(tx, secret, new Date());
+      await this.record(tx, tenantId, actor, 'client.secret.revoked', client, { keyId, hint: secret.hint });
+      await announceChange(tx, 'client', tenantId, client.clientId);
+    });
+  }
+
+  private async changeState(
+    tenantId: string,
+    actor: Actor,
+    clientId: string,
+    action: string,
+    next: (tx: EntityManager, client: ApiClient) => Promise<ClientState>,
+  ): Promise<ClientView> {
+    return this.dataSource.transaction(async (tx) => {
+      const client = await this.require(tenantId, clientId, tx);
+      const before = client.state;
+      client.state = await next(tx, client);
+      const saved = await this.clients.save(tx, client);
+      await this.record(tx, tenantId, actor, action, saved, { before, state: saved.state });
+      await announceChange(tx, 'client', tenantId, client.clientId);
+      return toClientView(saved, await this.scopeStrings(saved, tx));
+    });
+  }
+
+  /**
+   * An owner who holds roles lends them to the client: only the owner, an Administrator or the
+   * system may create such a client or mint its secrets (nobody gains more than they hold).
+   */
+  private async requireOwner(tx: EntityManager, tenantId: string, actor: Actor, ownerUserId: string): Promise<User> {
+    const owner = await this.users.findById(tenantId, ownerUserId, tx);
+    if (!owner) throw new ClientError(ClientErrorCode.OwnerNotFound, 'No such owner in this tenant.');
+    if (owner.roles.length > 0 && actor.userId !== owner.id && !mayAssignRoles(actor)) {
+      throw new ClientError(ClientErrorCode.OwnerPrivileged, 'Only an Administrator acts for an owner who holds roles.');
+    }
+    return owner;
+  }
+
+  private async ownerHasRoles(tx: EntityManager, client: ApiClient): Promise<boolean> {
+    if (!client.ownerUserId) return false;
+    const owner = await this.users.findById(client.tenantId, client.ownerUserId, tx);
+    return (owner?.roles.length ?? 0) > 0;
+  }
+
+  private async scopeStrings(client: ApiClient, em?: EntityManager): Promise<string[]> {
+    return (await this.clients.grantedScopes([client.id], em)).map((g) => g.scope);
+  }
+
+  private async require(tenantId: string, clientId: string, em?: EntityManager): Promise<ApiClient> {
+    const client = await this.clients.findByClientId(tenantId, clientId, em, em !== undefined);
+    if (!client) throw new ClientError(ClientErrorCode.NotFound, 'No such client.');
+    return client;
+  }
+
+  private record(em: EntityManager, tenantId: string, actor: Actor, action: string, client: ApiClient, details: Record<string, unknown>) {
+    return this.audit.record(em, { tenantId, actor, action, targetType: 'client', targetId: client.clientId, details });
+  }
+
+  private transaction<T>(em: EntityManager | undefined, work: (em: EntityManager) => Promise<T>): Promise<T> {
+    return em ? work(em) : this.dataSource.transaction(work);
+  }
+}

@@ -1,0 +1,55 @@
+import type { ApiClient, ClientState } from './api-client.entity.js';
+import type { ClientSecret } from './client-secret.entity.js';
+
+export interface ClientView {
+  clientId: string;
+  displayName: string;
+  state: ClientState;
+  ownerUserId: string | null;
+  contactEmail: string | null;
+  createdAt: string;
+  updatedAt: string;
+  scopes: string[];
+}
+
+export interface SecretView {
+  keyId: string;
+  hint: string;
+  displayName: string;
+  expiresAt: string;
+  revokedAt: string | null;
+  createdAt: string;
+}
+
+/** The one response that carries a secret's value. */
+export interface IssuedSecret {
+  keyId: string;
+  hint: string;
+  secretText: string;
+  expiresAt: string;
+  displayName: string;
+}
+
+export function toClientView(client: ApiClient, scopes: string[]): ClientView {
+  return {
+    clientId: client.clientId,
+    displayName: client.displayName,
+    state: client.state,
+    ownerUserId: client.ownerUserId,
+    contactEmail: client.contactEmail,
+    createdAt: client.createdAt.toISOString(),
+    updatedAt: client.updatedAt.toISOString(),
+    scopes,
+  };
+}
+
+export function toSecretView(secret: ClientSecret): SecretView {
+  return {
+    keyId: secret.keyId,
+    hint: secret.hint,
+    displayName: secret.displayName,
+    expiresAt: secret.expiresAt.toISOString(),
+    revokedAt: secret.revokedAt ? secret.revokedAt.toISOString() : null,
+    createdAt: secret.createdAt.toISOString(),
+  };
+}
