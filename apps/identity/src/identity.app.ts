@@ -1,15 +1,30 @@
+import { readFileSync } from 'node:fs';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { AppConfig } from '@gatehouse/config';
 import { configureHttpApp } from '@gatehouse/http';
 import { IdentityModule, type IdentityModuleOptions } from './identity.module.js';
 
+export interface IdentityAppOptions extends IdentityModuleOptions {
+  /** Serve https with this certificate and key (PEM); tests pass them directly. */
+  https?: { cert: string | Buffer; key: string | Buffer };
+}
+
 /** Builds the identity app with everything production has; `main.ts` and tests both call this. */
-export async function createIdentityApp(options: IdentityModuleOptions): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(IdentityModule.register(options), {
+export async function createIdentityApp(options: IdentityAppOptions): Promise<NestExpressApplication> {
+  const { https, ...moduleOptions } = options;
+  const app = await NestFactory.create<NestExpressApplication>(IdentityModule.register(moduleOptions), {
     bufferLogs: true,
     bodyParser: false,
+    httpsOptions: https ?? httpsFromConfig(options.config),
   });
   configureHttpApp(app, options.config);
   await app.init();
   return app;
+}
+
+/** https when TLS_CERT_FILE and TLS_KEY_FILE are set; `undefined` (plain http) otherwise. */
+export function httpsFromConfig(config: AppConfig): { cert: Buffer; key: Buffer } | undefined {
+  if (!config.tlsCertFile || !config.tlsKeyFile) return undefined;
+  return { cert: readFileSync(config.tlsCertFile), key: readFileSync(config.tlsKeyFile) };
 }

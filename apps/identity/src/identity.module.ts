@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import type { AppConfig } from '@gatehouse/config';
 import { type CoreOptions, coreImports } from '@gatehouse/schema';
+import { OAuthModule } from './oauth/oauth.module.js';
 
 export interface IdentityModuleOptions extends Partial<CoreOptions> {
   config: AppConfig;
@@ -12,7 +13,7 @@ export class IdentityModule {
   static register(options: IdentityModuleOptions): DynamicModule {
     return {
       module: IdentityModule,
-      imports: [...coreImports(options.config, { app: 'identity', ...options })],
+      imports: [...coreImports(options.config, { app: 'identity', ...options }), OAuthModule],
     };
   }
 }

@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import type { Request } from 'express';
+import { TokenRequestErrorCode } from '@gatehouse/tokens';
+
+export interface EntraError {
+  status: number;
+  error: string;
+  /** The AADSTS number Entra ID uses for the same case. */
+  code: number;
+}
+
+/** Internal faults: Entra's generic AADSTS50000. */
+export const SERVER_ERROR: EntraError = { status: 500, error: 'server_error', code: 50000 };
+
+/**
+ * Every token request error code mapped to its HTTP answer, in one place. The `never` check makes
+ * this fail to compile when a code is added without an answer.
+ */
+export function entraErrorFor(code: TokenRequestErrorCode): EntraError {
+  switch (code) {
+    case TokenRequestErrorCode.MissingParameter:
+      return { status: 400, error: 'invalid_request', code: 900144 };
+    case TokenRequestErrorCode.MalformedRequest:
+      return { status: 400, error: 'invalid_request', code: 90014 };
+    case TokenRequestErrorCode.MethodNotAllowed:
+      return { status: 405, error: 'invalid_request', code: 900561 };
+    case TokenRequestErrorCode.UnsupportedResponseType:
+      return { status: 400, error: 'unsupported_response_type', code: 700054 };
+    case TokenRequestErrorCode.UnknownTenant:
+      return { status: 400, error: 'invalid_request', code: 90002 };
+    case TokenRequestErrorCode.UnsupportedGrantType:
+      return { status: 400, error: 'unsupported_grant_type', code: 70003 };
+    case TokenRequestErrorCode.InvalidScope:
+      return { status: 400, error: 'invalid_scope', code: 70011 };
+    case TokenRequestErrorCode.MultipleResources:
+      return { status: 400, error: 'invalid_scope', code: 700022 };
+    case TokenRequestErrorCode.UnknownClient:
+      return { status: 401, error: 'invalid_client', code: 700016 };
+    case TokenRequestErrorCode.InvalidSecret:
+      return { status: 401, error: 'invalid_client', code: 7000215 };
+    case TokenRequestErrorCode.ExpiredSecret:
+      return { status: 401, error: 'invalid_client', code: 7000222 };
+    case TokenRequestErrorCode.DisabledClient:
+      return { status: 401, error: 'invalid_client', code: 7000112 };
+    case TokenRequestErrorCode.UnauthorizedClient:
+      // AADSTS501051: "Application is not assigned to a role for the application".
+      return { status: 400, error: 'unauthorized_client', code: 501051 };
+    case TokenRequestErrorCode.TooManyFailures:
+      // AADSTS50053: locked after too many failed sign-ins (Entra's "IdsLocked").
+      return { status: 429, error: 'invalid_client', code: 50053 };
+    default: {
+      const unmapped: never = code;
+      throw new Error(`unmapped token error ${String(unmapped)}`);
+    }
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** MSAL's `client-request-id` (query or header) when it is a UUID, else a fresh one. */
+export function correlationIdOf(req: Request): string {
+  const fromQuery = req.query?.['client-request-id'];
+  const fromHeader = req.headers['client-request-id'];
+  for (const candidate of [fromQuery, fromHeader]) {
+    if (typeof candidate === 'string' && UUID.test(candidate)) return candidate.toLowerCase();
+  }
+  return randomUUID();
+}
+
+/** `2026-11-22 20:30:00Z`, as Entra writes it. */
+export function entraTimestamp(date = new Date()): string {
+  return `${date.toISOString().slice(0, 19).replace('T', ' ')}Z`;
+}
+
+export interface EntraEnvelope {
+  error: string;
+  error_description: string;
+  error_codes: number[];
+  timestamp: string;
+  trace_id: string;
+  correlation_id: string;
+  error_uri: string;
+}
+
+export function entraEnvelope(
+  mapped: EntraError,
+  message: string,
+  ids: { traceId: string; correlationId: string; publicUrl: string },
+): EntraEnvelope {
+  const timestamp = entraTimestamp();
+  return {
+    error: mapped.error,
+    error_description:
+      `AADSTS${mapped.code}: ${message} Trace ID: ${ids.traceId} Correlation ID: ${ids.correlationId} ` +
+      `Timestamp: ${timestamp}`,
+    error_codes: [mapped.code],
+    timestamp,
+    trace_id: ids.traceId,
+    correlation_id: ids.correlationId,
+    error_uri: `${ids.publicUrl}/error?code=${mapped.code}`,
+  };
+}

@@ -1,0 +1,36 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { Tenant } from './tenant.entity.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Queries on `tenants`, nothing else. */
+@Injectable()
+export class TenantRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  findByIdOrSlug(idOrSlug: string): Promise<Tenant | null> {
+    const repository = this.dataSource.getRepository(Tenant);
+    if (UUID.test(idOrSlug)) return repository.findOne({ where: { id: idOrSlug.toLowerCase() } });
+    return repository.findOne({ where: { slug: idOrSlug.toLowerCase() } });
+  }
+
+  findById(id: string, em?: EntityManager): Promise<Tenant | null> {
+    return (em ?? this.dataSource.manager).getRepository(Tenant).findOne({ where: { id } });
+  }
+
+  /** Reads the row for update inside the caller's transaction. */
+  lockById(em: EntityManager, id: string): Promise<Tenant | null> {
+    return em.getRepository(Tenant).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  insert(em: EntityManager, values: Pick<Tenant, 'slug' | 'displayName'>): Promise<Tenant> {
+    const repository = em.getRepository(Tenant);
+    return repository.save(repository.create(values));
+  }
+
+  async updateSettings(em: EntityManager, id: string, values: Partial<Tenant>): Promise<void> {
+    await em.getRepository(Tenant).update({ id }, values);
+  }
+}

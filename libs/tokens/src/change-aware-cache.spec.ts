@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import type { ChangeEvent, ChangeListener } from '@gatehouse/database';
+import { ChangeAwareCache } from './change-aware-cache.js';
+
+class FakeListener {
+  connected = true;
+  private readonly subscribers: Array<(event: ChangeEvent) => void> = [];
+  subscribe(fn: (event: ChangeEvent) => void) {
+    this.subscribers.push(fn);
+    return () => undefined;
+  }
+  emit(event: ChangeEvent) {
+    for (const fn of this.subscribers) fn(event);
+  }
+}
+
+function setup(options: Partial<ConstructorParameters<typeof ChangeAwareCache>[1]> = {}) {
+  const listener = new FakeListener();
+  const cache = new ChangeAwareCache<number>(listener as unknown as ChangeListener, {
+    kinds: ['client'],
+    ttlMs: 60_000,
+    matches: (key, event) => key.endsWith(`|${event.id}`),
+    ...options,
+  });
+  let loads = 0;
+  const load = () => Promise.resolve(++loads);
+  return { listener, cache, load, loads: () => loads };
+}
+
+describe('ChangeAwareCache', () => {
+  it('serves from memory until a matching change drops the entry', async () => {
+    const { listener, cache, load, loads } = setup();
+    expect(await cache.get('t1|a', 't1', load)).toBe(1);
+    expect(await cache.get('t1|a', 't1', load)).toBe(1);
+    listener.emit({ kind: 'client', tenantId: 't1', id: 'b' });
+    expect(await cache.get('t1|a', 't1', load)).toBe(1);
+    listener.emit({ kind: 'client', tenantId: 't1', id: 'a' });
+    expect(await cache.get('t1|a', 't1', load)).toBe(2);
+    expect(loads()).toBe(2);
+  });
+
+  it('a tenant event drops the tenant; "*" drops everything; other kinds are ignored', async () => {
+    const { listener, cache, load } = setup();
+    await cache.get('t1|a', 't1', load);
+    await cache.get('t2|a', 't2', load);
+    listener.emit({ kind: 'keys', tenantId: 't1', id: '*' });
+    expect(await cache.get('t1|a', 't1', load)).toBe(1);
+    listener.emit({ kind: 'tenant', tenantId: 't1', id: '*' });
+    expect(await cache.get('t1|a', 't1', load)).toBe(3);
+    expect(await cache.get('t2|a', 't2', load)).toBe(2);
+    listener.emit({ kind: 'tenant', tenantId: '*', id: '*' });
+    expect(await cache.get('t2|a', 't2', load)).toBe(4);
+  });
+
+  it('is bypassed while the listener is disconnected', async () => {
+    const { listener, cache, load } = setup();
+    await cache.get('t1|a', 't1', load);
+    listener.connected = false;
+    expect(await cache.get('t1|a', 't1', load)).toBe(2);
+    expect(await cache.get('t1|a', 't1', load)).toBe(3);
+  });
+
+  it('a change during a load drops that load', async () => {
+    const { listener, cache } = setup();
+    let release: (value: number) => void = () => undefined;
+    const pending = cache.get('t1|a', 't1', () => new Promise<number>((resolve) => (release = resolve)));
+    listener.emit({ kind: 'client', tenantId: 't1', id: 'a' });
+    release(1);
+    expect(await pending).toBe(1);
+    expect(await cache.get('t1|a', 't1', () => Promise.resolve(2))).toBe(2);
+  });
+
+  it('forgets failed loads', async () => {
+    const { cache } = setup();
+    await expect(cache.get('t1|a', 't1', () => Promise.reject(new Error('db down')))).rejects.toThrow('db down');
+    expect(await cache.get('t1|a', 't1', () => Promise.resolve(7))).toBe(7);
+  });
+});

@@ -1,0 +1,72 @@
+import type { ChangeEvent, ChangeKind, ChangeListener } from '@gatehouse/database';
+
+interface Entry<V> {
+  tenantId: string;
+  value: Promise<V>;
+  expiresAt: number;
+}
+
+export interface ChangeAwareCacheOptions {
+  /** Change kinds that drop this cache's entries of the event's tenant. */
+  kinds: ChangeKind[];
+  /** Upper bound on an entry's age, a safety net behind the change events. */
+  ttlMs: number;
+  /** Narrows eviction to entries whose key matches the event's id (default: the whole tenant). */
+  matches?: (key: string, event: ChangeEvent) => boolean;
+  maxEntries?: number;
+  /** Any relevant event drops every entry (for caches keyed by something other than the tenant). */
+  dropAllOnChange?: boolean;
+}
+
+/**
+ * A per-replica cache that trusts itself only while the change listener is connected. Entries
+ * hold the loading promise from the start, so a change announced while a load is in flight drops
+ * that load too. `{kind: 'tenant', tenantId: '*'}` (sent on every (re)connect) drops everything.
+ */
+export class ChangeAwareCache<V> {
+  private readonly entries = new Map<string, Entry<V>>();
+
+  constructor(
+    private readonly listener: ChangeListener,
+    private readonly options: ChangeAwareCacheOptions,
+  ) {
+    listener.subscribe((event) => this.onChange(event));
+  }
+
+  get(key: string, tenantId: string, load: () => Promise<V>): Promise<V> {
+    if (!this.listener.connected) return load();
+    const now = Date.now();
+    const cached = this.entries.get(key);
+    if (cached && cached.expiresAt > now) return cached.value;
+    if (this.entries.size >= (this.options.maxEntries ?? 100_000)) this.entries.clear();
+    const value = load();
+    const entry = { tenantId, value, expiresAt: now + this.options.ttlMs };
+    this.entries.set(key, entry);
+    value.catch(() => {
+      if (this.entries.get(key) === entry) this.entries.delete(key);
+    });
+    return value;
+  }
+
+  /** Drops one entry (e.g. a miss that must not be remembered). */
+  forget(key: string): void {
+    this.entries.delete(key);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+
+  private onChange(event: ChangeEvent): void {
+    if (event.tenantId === '*') return this.clear();
+    const relevant = event.kind === 'tenant' || this.options.kinds.includes(event.kind);
+    if (!relevant) return;
+    if (this.options.dropAllOnChange) return this.clear();
+    for (const [key, entry] of this.entries) {
+      if (entry.tenantId !== event.tenantId) continue;
+      if (event.kind === 'tenant' || event.id === '*' || !this.options.matches || this.options.matches(key, event)) {
+        this.entries.delete(key);
+      }
+    }
+  }
+}

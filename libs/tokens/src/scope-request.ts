@@ -1,0 +1,66 @@
+import { type Role, permissionsOf } from '@gatehouse/accounts';
+import type { ApiRow } from './client-credentials.repository.js';
+import type { ClientSnapshot } from './credential-directory.js';
+import { TokenRequestError, TokenRequestErrorCode } from './token-request.errors.js';
+
+export const DEFAULT_SCOPE = '.default';
+
+/** What a `scope` parameter asks for: one API and either `.default` or a list of scope values. */
+export interface ScopeRequest {
+  resource: string;
+  values: string[];
+}
+
+/** OpenID scopes some client libraries add; meaningless for client credentials, so ignored. */
+const IGNORED = new Set(['openid', 'profile', 'offline_access', 'email']);
+
+const invalidScope = (message: string) => new TokenRequestError(TokenRequestErrorCode.InvalidScope, message);
+
+/** Parses `{resource}/.default` or `{resource}/{scope} {resource}/{scope} …`. */
+export function parseScopeParameter(scope: string): ScopeRequest {
+  const items = scope.split(/[ ]+/).filter((item) => item && !IGNORED.has(item));
+  if (items.length === 0) throw invalidScope(`The provided value for the input parameter 'scope' is not valid.`);
+  const resources = new Set<string>();
+  const values: string[] = [];
+  for (const item of items) {
+    const slash = item.lastIndexOf('/');
+    if (slash <= 0 || slash === item.length - 1 || /[\s\p{Cc}]/u.test(item)) {
+      throw invalidScope(`The provided value '${item.slice(0, 200)}' for the input parameter 'scope' is not valid.`);
+    }
+    resources.add(item.slice(0, slash));
+    values.push(item.slice(slash + 1));
+  }
+  if (resources.size > 1) {
+    throw new TokenRequestError(
+      TokenRequestErrorCode.MultipleResources,
+      'The provided value for the input parameter scope is not valid because it contains more than one resource.',
+    );
+  }
+  if (values.includes(DEFAULT_SCOPE) && values.length > 1) {
+    throw invalidScope(`The scope ${DEFAULT_SCOPE} cannot be combined with other scopes.`);
+  }
+  return { resource: [...resources][0]!, values: [...new Set(values)] };
+}
+
+/** Scope values the client holds on this API. The admin API's come from the owner's roles, never from grants. */
+export function availableScopes(api: ApiRow, snapshot: ClientSnapshot): string[] {
+  if (!api.builtIn) return snapshot.grants.get(api.id) ?? [];
+  const { ownerUserId, ownerStatus, ownerRoles } = snapshot.client;
+  if (!ownerUserId || ownerStatus !== 'active') return [];
+  const exposed = new Set(api.scopes);
+  return permissionsOf(ownerRoles as Role[]).filter((permission) => exposed.has(permission));
+}
+
+/** The scope values a token for this request carries: all granted for `.default`, else exactly those asked. */
+export function grantedScopes(request: ScopeRequest, api: ApiRow, snapshot: ClientSnapshot): string[] {
+  const available = availableScopes(api, snapshot);
+  if (request.values[0] === DEFAULT_SCOPE) {
+    if (available.length === 0) throw invalidScope(`No scope of '${api.identifier}' is granted to this client.`);
+    return [...available].sort();
+  }
+  for (const value of request.values) {
+    if (!api.scopes.includes(value)) throw invalidScope(`The scope '${value.slice(0, 200)}' does not exist on '${api.identifier}'.`);
+    if (!available.includes(value)) throw invalidScope(`The scope '${value}' of '${api.identifier}' is not granted to this client.`);
+  }
+  return [...request.values].sort();
+}

@@ -1,0 +1,36 @@
+/** Why a token request was refused. apps/identity maps each code to the Entra-shaped HTTP answer. */
+export enum TokenRequestErrorCode {
+  MissingParameter = 'missing_parameter',
+  MalformedRequest = 'malformed_request',
+  MethodNotAllowed = 'method_not_allowed',
+  UnsupportedResponseType = 'unsupported_response_type',
+  UnknownTenant = 'unknown_tenant',
+  UnsupportedGrantType = 'unsupported_grant_type',
+  InvalidScope = 'invalid_scope',
+  MultipleResources = 'multiple_resources',
+  UnknownClient = 'unknown_client',
+  InvalidSecret = 'invalid_secret',
+  ExpiredSecret = 'expired_secret',
+  DisabledClient = 'disabled_client',
+  UnauthorizedClient = 'unauthorized_client',
+  TooManyFailures = 'too_many_failures',
+}
+
+export interface TokenRequestErrorDetails {
+  /** Client authentication used HTTP Basic: the 401 carries `WWW-Authenticate: Basic`. */
+  basic?: boolean;
+  retryAfterSeconds?: number;
+  clientId?: string;
+  tenantId?: string;
+}
+
+export class TokenRequestError extends Error {
+  constructor(
+    readonly code: TokenRequestErrorCode,
+    message: string,
+    readonly details: TokenRequestErrorDetails = {},
+  ) {
+    super(message);
+    this.name = 'TokenRequestError';
+  }
+}

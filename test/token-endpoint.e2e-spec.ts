@@ -1,0 +1,266 @@
+import type { INestApplication } from '@nestjs/common';
+import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createIdentityApp } from '../apps/identity/src/identity.app.js';
+import { freePort } from './support/http-apps.js';
+import { LogCapture } from './support/log-capture.js';
+import { testConfig } from './support/test-config.js';
+import { type TestDatabase, createTestDatabase } from './support/test-database.js';
+import { TokenFixtures } from './support/token-fixtures.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+describe('token endpoint', () => {
+  let database: TestDatabase;
+  let app: INestApplication;
+  let fx: TokenFixtures;
+  let publicUrl: string;
+  const logs = new LogCapture();
+  const secrets: string[] = [];
+  let tenant: { id: string; slug: string };
+  let orders: Awaited<ReturnType<TokenFixtures['api']>>;
+  let client: Awaited<ReturnType<TokenFixtures['readyClient']>>;
+
+  const tokenPath = () => `/${tenant.slug}/oauth2/v2.0/token`;
+  const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+  const post = (fields: Record<string, string>, path = tokenPath()) =>
+    request(app.getHttpServer()).post(path).type('form').send(form(fields));
+  const valid = () => ({
+    grant_type: 'client_credentials',
+    client_id: client.clientId,
+    client_secret: client.secret,
+    scope: 'api://orders/.default',
+  });
+
+  async function expectError(response: request.Response, status: number, error: string, code: number) {
+    expect(response.status).toBe(status);
+    expect(response.body).toMatchObject({ error, error_codes: [code] });
+    expect(response.body.error_description).toMatch(new RegExp(`^AADSTS${code}: .+ Trace ID: [0-9a-f-]{36} Correlation ID: [0-9a-f-]{36} Timestamp: \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\dZ$`));
+    expect(response.body.timestamp).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ$/);
+    expect(response.body.trace_id).toMatch(UUID);
+    expect(response.body.correlation_id).toMatch(UUID);
+    expect(response.body.error_uri).toBe(`${publicUrl}/error?code=${code}`);
+    expect(response.headers['cache-control']).toBe('no-store');
+  }
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const port = await freePort();
+    publicUrl = `http://127.0.0.1:${port}`;
+    const config = testConfig(database.url, { publicUrl });
+    app = await createIdentityApp({ config, logDestination: logs });
+    await app.listen(port, '127.0.0.1');
+    fx = new TokenFixtures(app, config.secretPepper);
+    tenant = await fx.tenant({ lifetime: 900, extLifetime: 1800 });
+    orders = await fx.api(tenant.id, { identifier: 'api://orders', scopes: ['Orders.Read', 'Orders.Write', 'Orders.Admin'] });
+    client = await fx.readyClient(tenant.id, orders, ['Orders.Read', 'Orders.Write']);
+    secrets.push(client.secret);
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await database?.drop();
+  });
+
+  describe('success', () => {
+    it('issues an RFC 9068 token by client_secret_post that verifies against the discovered JWKS', async () => {
+      const response = await post(valid()).expect(200);
+      expect(response.headers['cache-control']).toBe('no-store');
+      expect(response.headers.pragma).toBe('no-cache');
+      expect(Object.keys(response.body).sort()).toEqual(['access_token', 'expires_in', 'ext_expires_in', 'token_type']);
+      expect(response.body).toMatchObject({ token_type: 'Bearer', expires_in: 900, ext_expires_in: 1800 });
+      const discovery = await request(app.getHttpServer()).get(`/${tenant.slug}/v2.0/.well-known/openid-configuration`).expect(200);
+      const jwks = createRemoteJWKSet(new URL(discovery.body.jwks_uri));
+      const { payload, protectedHeader } = await jwtVerify(response.body.access_token, jwks, {
+        issuer: `${publicUrl}/${tenant.id}/v2.0`,
+        audience: orders.appId,
+        typ: 'at+jwt',
+      });
+      expect(protectedHeader.alg).toBe('RS256');
+      expect(protectedHeader.kid).toEqual(expect.any(String));
+      expect(payload).toMatchObject({
+        sub: client.id,
+        oid: client.id,
+        client_id: client.clientId,
+        azp: client.clientId,
+        azpacr: '1',
+        tid: tenant.id,
+        roles: ['Orders.Read', 'Orders.Write'],
+        scope: 'Orders.Read Orders.Write',
+        idtyp: 'app',
+        ver: '2.0',
+      });
+      expect(payload.exp! - payload.iat!).toBe(900);
+      expect(payload.nbf).toBe(payload.iat);
+      expect(payload.jti).toMatch(UUID);
+      const users: Array<{ id: string }> = await fx.dataSource.query('SELECT id FROM users');
+      expect(users.map((u) => u.id)).not.toContain(payload.sub);
+    });
+
+    it('accepts the tenant id as well as the slug, and the API app id as resource', async () => {
+      const response = await post({ ...valid(), scope: `${orders.appId}/Orders.Read` }, `/${tenant.id}/oauth2/v2.0/token`).expect(200);
+      const header = decodeProtectedHeader(response.body.access_token);
+      expect(header.typ).toBe('at+jwt');
+      const again = await post({ ...valid(), scope: `api://${orders.appId}/.default` }).expect(200);
+      expect(again.body.access_token).toEqual(expect.any(String));
+    });
+
+    it('narrows the token to the scopes asked for', async () => {
+      const response = await post({ ...valid(), scope: 'api://orders/Orders.Write' }).expect(200);
+      const jwks = createRemoteJWKSet(new URL(`${publicUrl}/${tenant.id}/discovery/v2.0/keys`));
+      const { payload } = await jwtVerify(response.body.access_token, jwks);
+      expect(payload.roles).toEqual(['Orders.Write']);
+      expect(payload.scope).toBe('Orders.Write');
+    });
+
+    it('accepts client_secret_basic with form-encoded id and secret (RFC 6749 Appendix B)', async () => {
+      const odd = await fx.readyClient(tenant.id, orders, ['Orders.Read'], 'se:cr+et%20 ü/€=');
+      secrets.push(odd.secret);
+      const encode = (value: string) => encodeURIComponent(value).replace(/%20/g, '+');
+      const basic = Buffer.from(`${encode(odd.clientId)}:${encode(odd.secret)}`).toString('base64');
+      const response = await request(app.getHttpServer())
+        .post(tokenPath())
+        .set('Authorization', `Basic ${basic}`)
+        .type('form')
+        .send(form({ grant_type: 'client_credentials', scope: 'api://orders/.default' }))
+        .expect(200);
+      expect(response.body.token_type).toBe('Bearer');
+    });
+
+    it('ignores unknown parameters and uses client-request-id as correlation id', async () => {
+      await post({ ...valid(), 'x-client-SKU': 'MSAL.Node', 'x-client-VER': '7.2.1', client_info: '1' }).expect(200);
+      const id = '0b6f4c1e-8f3a-4a3b-9e0a-2d4f3c2b1a00';
+      const response = await request(app.getHttpServer())
+        .post(`${tokenPath()}?client-request-id=${id}`)
+        .type('form')
+        .send(form({ ...valid(), client_secret: 'wrong' }));
+      expect(response.body.correlation_id).toBe(id);
+    });
+  });
+
+  describe('errors', () => {
+    it('wrong secret → 401 invalid_client 7000215', async () => {
+      await expectError(await post({ ...valid(), client_secret: 'nope' }), 401, 'invalid_client', 7000215);
+    });
+
+    it('wrong secret by Basic → 401 with WWW-Authenticate: Basic', async () => {
+      const basic = Buffer.from(`${client.clientId}:wrong`).toString('base64');
+      const response = await request(app.getHttpServer())
+        .post(tokenPath())
+        .set('Authorization', `Basic ${basic}`)
+        .type('form')
+        .send(form({ grant_type: 'client_credentials', scope: 'api://orders/.default' }));
+      await expectError(response, 401, 'invalid_client', 7000215);
+      expect(response.headers['www-authenticate']).toMatch(/^Basic realm="[^"]+"/);
+    });
+
+    it('unknown client → 401 invalid_client 700016', async () => {
+      await expectError(await post({ ...valid(), client_id: '3f2504e0-4f89-11d3-9a0c-0305e82c3301' }), 401, 'invalid_client', 700016);
+      await expectError(await post({ ...valid(), client_id: 'not-a-uuid' }), 401, 'invalid_client', 700016);
+    });
+
+    it('expired secret → 401 invalid_client 7000222', async () => {
+      const expiring = await fx.readyClient(tenant.id, orders, ['Orders.Read']);
+      await fx.dataSource.query(`UPDATE client_secrets SET expires_at = now() - interval '1 minute' WHERE id = $1`, [expiring.secretId]);
+      secrets.push(expiring.secret);
+      const response = await post({ ...valid(), client_id: expiring.clientId, client_secret: expiring.secret });
+      await expectError(response, 401, 'invalid_client', 7000222);
+    });
+
+    it('disabled client → 401 invalid_client 7000112', async () => {
+      const disabled = await fx.readyClient(tenant.id, orders, ['Orders.Read']);
+      await fx.dataSource.query(`UPDATE api_clients SET state = 'disabled' WHERE id = $1`, [disabled.id]);
+      secrets.push(disabled.secret);
+      await expectError(await post({ ...valid(), client_id: disabled.clientId, client_secret: disabled.secret }), 401, 'invalid_client', 7000112);
+    });
+
+    it('client awaiting scopes → 400 unauthorized_client 501051', async () => {
+      const waiting = await fx.client(tenant.id, { state: 'awaiting_scopes' });
+      const secret = await fx.secret(tenant.id, waiting.id);
+      secrets.push(secret.value);
+      await expectError(await post({ ...valid(), client_id: waiting.clientId, client_secret: secret.value }), 400, 'unauthorized_client', 501051);
+    });
+
+    it('other grant type → 400 unsupported_grant_type 70003', async () => {
+      await expectError(await post({ ...valid(), grant_type: 'password' }), 400, 'unsupported_grant_type', 70003);
+    });
+
+    it('missing or empty parameter → 400 invalid_request 900144', async () => {
+      const { scope: _scope, ...noScope } = valid();
+      await expectError(await post(noScope), 400, 'invalid_request', 900144);
+      await expectError(await post({ ...valid(), client_secret: '' }), 400, 'invalid_request', 900144);
+      await expectError(await post({ ...valid(), grant_type: '' }), 400, 'invalid_request', 900144);
+    });
+
+    it('duplicated parameter → 400 invalid_request 90014', async () => {
+      const body = `${form(valid())}&scope=api%3A%2F%2Forders%2F.default`;
+      const response = await request(app.getHttpServer()).post(tokenPath()).type('form').send(body);
+      await expectError(response, 400, 'invalid_request', 90014);
+    });
+
+    it('wrong content type → 400 invalid_request 90014', async () => {
+      const response = await request(app.getHttpServer()).post(tokenPath()).type('json').send(JSON.stringify(valid()));
+      await expectError(response, 400, 'invalid_request', 90014);
+    });
+
+    it('body over 16 KiB → 400 invalid_request 90014', async () => {
+      await expectError(await post({ ...valid(), padding: 'x'.repeat(17_000) }), 400, 'invalid_request', 90014);
+    });
+
+    it('Basic and client_secret together → 400 invalid_request 90014', async () => {
+      const basic = Buffer.from(`${client.clientId}:${client.secret}`).toString('base64');
+      const response = await request(app.getHttpServer()).post(tokenPath()).set('Authorization', `Basic ${basic}`).type('form').send(form(valid()));
+      await expectError(response, 400, 'invalid_request', 90014);
+    });
+
+    it('malformed Basic (bad base64, no colon) → 400 invalid_request 90014', async () => {
+      for (const header of ['Basic %%%notbase64', `Basic ${Buffer.from('no-colon-here').toString('base64')}`, 'Basic ']) {
+        const response = await request(app.getHttpServer())
+          .post(tokenPath())
+          .set('Authorization', header)
+          .type('form')
+          .send(form({ grant_type: 'client_credentials', scope: 'api://orders/.default' }));
+        await expectError(response, 400, 'invalid_request', 90014);
+      }
+    });
+
+    it('client_secret in the query string → 400 invalid_request, and never logged', async () => {
+      const response = await request(app.getHttpServer())
+        .post(`${tokenPath()}?client_secret=${encodeURIComponent(client.secret)}`)
+        .type('form')
+        .send(form({ grant_type: 'client_credentials', client_id: client.clientId, scope: 'api://orders/.default' }));
+      await expectError(response, 400, 'invalid_request', 90014);
+    });
+
+    it('GET on the token endpoint → 405 Entra-shaped', async () => {
+      const response = await request(app.getHttpServer()).get(`${tokenPath()}?client_id=${client.clientId}`);
+      await expectError(response, 405, 'invalid_request', 900561);
+      expect(response.headers.allow).toBe('POST');
+    });
+
+    it('unknown tenant → 400 invalid_request 90002', async () => {
+      await expectError(await post(valid(), '/no-such-tenant/oauth2/v2.0/token'), 400, 'invalid_request', 90002);
+      await expectError(await post(valid(), '/0b6f4c1e-8f3a-4a3b-9e0a-2d4f3c2b1a99/oauth2/v2.0/token'), 400, 'invalid_request', 90002);
+    });
+
+    it('unknown API, unknown scope, scope not granted, malformed scope → 400 invalid_scope 70011', async () => {
+      for (const scope of ['api://billing/.default', 'api://orders/Orders.Delete', 'api://orders/Orders.Admin', 'Orders.Read', 'api://orders/']) {
+        await expectError(await post({ ...valid(), scope }), 400, 'invalid_scope', 70011);
+      }
+    });
+
+    it('scopes of two APIs → 400 invalid_scope 700022', async () => {
+      await fx.api(tenant.id, { identifier: 'api://billing', scopes: ['Billing.Read'] });
+      const response = await post({ ...valid(), scope: 'api://orders/Orders.Read api://billing/Billing.Read' });
+      await expectError(response, 400, 'invalid_scope', 700022);
+    });
+  });
+
+  it('no secret value ever reaches the logs', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(logs.lines.length).toBeGreaterThan(0);
+    for (const secret of secrets) expect(logs.text).not.toContain(secret);
+    expect(logs.text).toContain('token request refused');
+  });
+});
