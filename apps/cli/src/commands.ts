@@ -1,5 +1,6 @@
 import type { AppConfig } from '@gatehouse/config';
 import { migrateDatabase } from '@gatehouse/schema';
+import { bootstrapTenant, printBootstrap } from './bootstrap.command.js';
 import { resolveDatabase } from './database-runtime.js';
 import { startAll } from './start.js';
 
@@ -14,7 +15,17 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 export async function runCommand(command: string, config: AppConfig, options: CommandOptions): Promise<number> {
   switch (command) {
     case 'migrate':
-      return migrate(config);
+      return withDatabase(config, async () => 0);
+    case 'bootstrap':
+      if (!options.tenant) {
+        log('bootstrap needs --tenant <slug>');
+        return 2;
+      }
+      return withDatabase(config, async (databaseConfig) => {
+        const result = await bootstrapTenant(databaseConfig, options.tenant!, options.rotateSecret);
+        process.stdout.write(printBootstrap(result, options.json));
+        return 0;
+      });
     case 'start':
       await startAll(config, log);
       return 0;
@@ -24,12 +35,16 @@ export async function runCommand(command: string, config: AppConfig, options: Co
   }
 }
 
-async function migrate(config: AppConfig): Promise<number> {
+/** Resolves the database, applies pending migrations, runs the work, stops an embedded server. */
+async function withDatabase(
+  config: AppConfig,
+  work: (config: AppConfig & { databaseUrl: string }) => Promise<number>,
+): Promise<number> {
   const runtime = await resolveDatabase(config, log);
   try {
     const applied = await migrateDatabase(runtime.config.databaseUrl);
-    log(applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');
-    return 0;
+    log(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database is up to date');
+    return await work(runtime.config);
   } finally {
     await runtime.stop();
   }

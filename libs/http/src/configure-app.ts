@@ -4,7 +4,7 @@ import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import type { AppConfig } from '@gatehouse/config';
 
-/** Settings every HTTP app shares: its logger, proxy trust, security headers, graceful shutdown. */
+/** Settings every HTTP app shares: its logger, proxy trust and security headers. Each `main.ts` enables shutdown hooks itself (several apps share one process under `npm start`). */
 export function configureHttpApp(app: INestApplication, config: AppConfig): void {
   const express = app as NestExpressApplication;
   express.useLogger(app.get(Logger));
@@ -24,5 +24,4 @@ export function configureHttpApp(app: INestApplication, config: AppConfig): void
       hsts: config.publicUrl.startsWith('https:'),
     }),
   );
-  app.enableShutdownHooks();
 }

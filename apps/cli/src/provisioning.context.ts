@@ -1,0 +1,26 @@
+import { DynamicModule, type INestApplicationContext, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { AppConfig } from '@gatehouse/config';
+import { ProvisioningModule } from '@gatehouse/provisioning';
+import { coreImports } from '@gatehouse/schema';
+import type { DestinationStream } from 'pino';
+
+@Module({})
+class ProvisioningContextModule {
+  static register(config: AppConfig, logDestination?: DestinationStream): DynamicModule {
+    return {
+      module: ProvisioningContextModule,
+      imports: [...coreImports(config, { app: 'cli', poolSize: 2, logDestination }), ProvisioningModule],
+    };
+  }
+}
+
+/** A Nest context with the provisioning use cases and nothing that listens on a port. */
+export async function createProvisioningContext(
+  config: AppConfig,
+  logDestination?: DestinationStream,
+): Promise<INestApplicationContext> {
+  return NestFactory.createApplicationContext(ProvisioningContextModule.register(config, logDestination), {
+    logger: ['error', 'warn'],
+  });
+}

@@ -1,0 +1,12 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { Logger } from 'nestjs-pino';
+import { WorkerModule, type WorkerModuleOptions } from './worker.module.js';
+
+/** The worker has no HTTP surface of its own: an application context running schedules. */
+export async function createWorker(options: WorkerModuleOptions): Promise<INestApplicationContext> {
+  const worker = await NestFactory.createApplicationContext(WorkerModule.register(options), { bufferLogs: true });
+  worker.useLogger(worker.get(Logger));
+  await worker.init();
+  return worker;
+}

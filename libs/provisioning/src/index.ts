@@ -1,0 +1,2 @@
+export * from './bootstrap.service.js';
+export * from './provisioning.module.js';
