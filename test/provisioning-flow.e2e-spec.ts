@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import type { INestApplication } from '@nestjs/common';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { DataSource } from 'typeorm';
@@ -239,6 +240,12 @@ describe('provisioning flow, end to end', () => {
     expect(actions.length).toBeGreaterThanOrEqual(10);
     const text = JSON.stringify(events.body);
     for (const secret of secretsSeen) expect(text).not.toContain(secret);
+  });
+
+  it('a dump of the database holds no secret in plain text', () => {
+    const dump = execFileSync('pg_dump', ['--data-only', database.url], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    expect(dump).toContain('api://orders');
+    for (const secret of secretsSeen) expect(dump).not.toContain(secret);
   });
 
   it('no response carries a hash, a secret appears only where it was created, and no log holds one', () => {
