@@ -3,6 +3,10 @@ export enum AccountErrorCode {
   UsernameTaken = 'username_taken',
   RolesRequireAdministrator = 'roles_require_administrator',
   InvalidRole = 'invalid_role',
+  /** The target user holds permissions the actor does not: only an Administrator manages them. */
+  UserPrivileged = 'user_privileged',
+  /** The change would leave the tenant without an active Administrator. */
+  LastAdministrator = 'last_administrator',
 }
 
 export class AccountError extends Error {

@@ -38,6 +38,20 @@ export class UserRepository {
     return (em ?? this.dataSource.manager).getRepository(User).findOneBy({ tenantId, usernameNormalized: username.toLowerCase() });
   }
 
+  /** Serialises changes that may remove a tenant's Administrator, until the transaction ends. */
+  async lockAdministrators(em: EntityManager, tenantId: string): Promise<void> {
+    await em.query(`SELECT pg_advisory_xact_lock(hashtext('gatehouse.administrators:' || $1))`, [tenantId]);
+  }
+
+  async countActiveAdministrators(em: EntityManager, tenantId: string, excludingId: string): Promise<number> {
+    const rows: Array<{ n: number }> = await em.query(
+      `SELECT count(*)::int AS n FROM users
+        WHERE tenant_id = $1 AND id <> $2 AND status = 'active' AND 'Administrator' = ANY(roles)`,
+      [tenantId, excludingId],
+    );
+    return rows[0]?.n ?? 0;
+  }
+
   page(tenantId: string, query: UserQuery): Promise<User[]> {
     const qb = this.dataSource.getRepository(User).createQueryBuilder('u').where('u.tenant_id = :tenantId', { tenantId });
     if (query.username) qb.andWhere('u.username_normalized = :username', { username: query.username.toLowerCase() });

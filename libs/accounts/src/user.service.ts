@@ -6,7 +6,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { type Actor, AuditService, type Page, type PageRequest, decodeCursor, pageSize, toPage } from '@gatehouse/audit';
 import { announceChange, uniqueViolation } from '@gatehouse/database';
 import { AccountError, AccountErrorCode } from './account.errors.js';
-import { ROLES, type Role } from './roles.js';
+import { ROLES, type Role, permissionsOf } from './roles.js';
 import type { User, UserStatus } from './user.entity.js';
 import { UserRepository } from './user.repository.js';
 import { type UserView, toUserView } from './user.view.js';
@@ -39,6 +39,16 @@ export type CreatedUser = UserView & { initialPassword?: string };
 /** Only an Administrator (the holder of Tenant.Manage) or the system changes roles. */
 export function mayAssignRoles(actor: Actor): boolean {
   return actor.type === 'system' || (actor.permissions ?? []).includes('Tenant.Manage');
+}
+
+/**
+ * Nobody acts on a person who holds more than they do: changing or disabling a user needs every
+ * permission that user's roles carry (so only an Administrator manages an Administrator).
+ */
+export function mayManageUser(actor: Actor, target: Pick<User, 'id' | 'roles'>): boolean {
+  if (actor.type === 'system') return true;
+  const held = new Set<string>(actor.permissions ?? []);
+  return permissionsOf(target.roles).every((permission) => held.has(permission));
 }
 
 /** A generated initial password: 144 random bits, 24 characters. */
@@ -112,7 +122,9 @@ export class UserService {
   async update(tenantId: string, actor: Actor, id: string, input: UpdateUserInput): Promise<UserView> {
     const roles = input.roles === undefined ? undefined : this.checkRoles(actor, input.roles);
     return this.dataSource.transaction(async (em) => {
-      const user = await this.require(tenantId, id, em);
+      if (roles !== undefined) await this.users.lockAdministrators(em, tenantId);
+      const user = await this.requireManageable(tenantId, actor, id, em);
+      if (roles !== undefined && !roles.includes('Administrator')) await this.keepAnAdministrator(em, user);
       const before = { email: user.email, displayName: user.displayName, roles: [...user.roles] };
       if (input.email !== undefined) user.email = input.email;
       if (input.displayName !== undefined) user.displayName = input.displayName;
@@ -134,8 +146,10 @@ export class UserService {
 
   private async setStatus(tenantId: string, actor: Actor, id: string, status: UserStatus): Promise<UserView> {
     return this.dataSource.transaction(async (em) => {
-      const user = await this.require(tenantId, id, em);
+      if (status === 'disabled') await this.users.lockAdministrators(em, tenantId);
+      const user = await this.requireManageable(tenantId, actor, id, em);
       if (user.status === status) return toUserView(user);
+      if (status === 'disabled') await this.keepAnAdministrator(em, user);
       user.status = status;
       const saved = await this.users.save(em, user);
       await this.record(em, tenantId, actor, status === 'active' ? 'user.enabled' : 'user.disabled', saved, {});
@@ -152,6 +166,21 @@ export class UserService {
     const unknown = roles.filter((role) => !ROLES.includes(role));
     if (unknown.length) throw new AccountError(AccountErrorCode.InvalidRole, `Unknown roles: ${unknown.join(', ')}`);
     return [...new Set(roles)];
+  }
+
+  private async requireManageable(tenantId: string, actor: Actor, id: string, em: EntityManager): Promise<User> {
+    const user = await this.require(tenantId, id, em);
+    if (!mayManageUser(actor, user)) {
+      throw new AccountError(AccountErrorCode.UserPrivileged, 'This user holds permissions you do not; only an Administrator manages them.');
+    }
+    return user;
+  }
+
+  /** Refuses to demote or disable the tenant's last active Administrator (callers hold the lock). */
+  private async keepAnAdministrator(em: EntityManager, user: User): Promise<void> {
+    if (user.status !== 'active' || !user.roles.includes('Administrator')) return;
+    if ((await this.users.countActiveAdministrators(em, user.tenantId, user.id)) > 0) return;
+    throw new AccountError(AccountErrorCode.LastAdministrator, 'The tenant would be left without an active Administrator.');
   }
 
   private async require(tenantId: string, id: string, em?: EntityManager): Promise<User> {

@@ -36,6 +36,8 @@ export interface AddScopeInput {
   description?: string;
 }
 
+/** The scope suffix a token request uses for "every scope of this API" (the Entra rule). */
+const DEFAULT_SCOPE = '.default';
 const SCOPE_VALUE = /^[A-Za-z0-9._-]{1,100}$/;
 const IDENTIFIER = /^(api:\/\/[^\s/?#][^\s?#]*|https:\/\/[^\s/?#][^\s?#]*)$/;
 
@@ -143,6 +145,9 @@ export class ApiService {
   async addScope(tenantId: string, actor: Actor, apiId: string, input: AddScopeInput): Promise<ApiScopeView> {
     if (!SCOPE_VALUE.test(input.value)) {
       throw new ApiError(ApiErrorCode.ScopeInvalid, 'A scope value is 1 to 100 of A-Z a-z 0-9 . _ -');
+    }
+    if (input.value.toLowerCase() === DEFAULT_SCOPE) {
+      throw new ApiError(ApiErrorCode.ScopeInvalid, `${DEFAULT_SCOPE} is reserved: it asks for every scope of an API.`);
     }
     try {
       return await this.dataSource.transaction(async (em) => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { type User, UserRepository, mayAssignRoles } from '@gatehouse/accounts';
+import { type User, UserRepository, mayManageUser } from '@gatehouse/accounts';
 import { type Actor, AuditService, type Page, type PageRequest, decodeCursor, pageSize, toPage } from '@gatehouse/audit';
 import { SecretHasher, generateOpaqueSecret } from '@gatehouse/crypto';
 import { announceChange } from '@gatehouse/database';
@@ -180,6 +180,7 @@ export class ClientService {
   ): Promise<ClientView> {
     return this.dataSource.transaction(async (tx) => {
       const client = await this.require(tenantId, clientId, tx);
+      if (client.ownerUserId) await this.requireOwner(tx, tenantId, actor, client.ownerUserId);
       const before = client.state;
       client.state = await next(tx, client);
       const saved = await this.clients.save(tx, client);
@@ -190,14 +191,15 @@ export class ClientService {
   }
 
   /**
-   * An owner who holds roles lends them to the client: only the owner, an Administrator or the
-   * system may create such a client or mint its secrets (nobody gains more than they hold).
+   * An owner who holds roles lends them to the client: only the owner, someone who holds every
+   * permission of those roles, or the system may create such a client, mint its secrets or change
+   * its state (nobody gains more than they hold, nor switches off someone who holds more).
    */
   private async requireOwner(tx: EntityManager, tenantId: string, actor: Actor, ownerUserId: string): Promise<User> {
     const owner = await this.users.findById(tenantId, ownerUserId, tx);
     if (!owner) throw new ClientError(ClientErrorCode.OwnerNotFound, 'No such owner in this tenant.');
-    if (owner.roles.length > 0 && actor.userId !== owner.id && !mayAssignRoles(actor)) {
-      throw new ClientError(ClientErrorCode.OwnerPrivileged, 'Only an Administrator acts for an owner who holds roles.');
+    if (actor.userId !== owner.id && !mayManageUser(actor, owner)) {
+      throw new ClientError(ClientErrorCode.OwnerPrivileged, "The owner's roles carry permissions you do not hold.");
     }
     return owner;
   }

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { SingleLine } from './decorators.js';
 
 export class CreateApiDto {
   @ApiProperty({ example: 'api://orders', maxLength: 200 })
@@ -12,6 +13,7 @@ export class CreateApiDto {
   @IsString()
   @MinLength(1)
   @MaxLength(200)
+  @SingleLine()
   displayName: string;
 }
 
@@ -26,5 +28,6 @@ export class CreateScopeDto {
   @IsOptional()
   @IsString()
   @MaxLength(500)
+  @SingleLine()
   description?: string;
 }

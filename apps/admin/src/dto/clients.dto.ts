@@ -13,6 +13,7 @@ import {
   Min,
   MinLength,
 } from 'class-validator';
+import { SingleLine } from './decorators.js';
 import type { ClientState } from '@gatehouse/clients';
 import { PageQueryDto } from './page.dto.js';
 
@@ -23,6 +24,7 @@ export class CreateClientDto {
   @IsString()
   @MinLength(1)
   @MaxLength(200)
+  @SingleLine()
   displayName: string;
 
   @ApiPropertyOptional({ format: 'uuid' })
@@ -64,6 +66,7 @@ export class IssueSecretDto {
   @IsOptional()
   @IsString()
   @MaxLength(200)
+  @SingleLine()
   displayName?: string;
 
   @ApiPropertyOptional({ minimum: 1, maximum: 730, default: 180 })

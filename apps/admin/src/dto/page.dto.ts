@@ -1,13 +1,12 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { QueryInt } from './decorators.js';
 
 /** `?limit=&cursor=` of every list. */
 export class PageQueryDto {
   @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50 })
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
+  @QueryInt()
   @Min(1)
   @Max(200)
   limit?: number;

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsDate, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { SIGNING_ALGORITHMS, type SigningAlgorithm } from '@gatehouse/tenants';
+import { QueryIsoDate } from './decorators.js';
 import { PageQueryDto } from './page.dto.js';
 
 export class UpdateTenantDto {
@@ -45,9 +45,8 @@ export class AuditQueryDto extends PageQueryDto {
   @MaxLength(100)
   target?: string;
 
-  @ApiPropertyOptional({ format: 'date-time' })
+  @ApiPropertyOptional({ type: String, format: 'date-time', description: 'ISO 8601; events at or after it' })
   @IsOptional()
-  @Type(() => Date)
-  @IsDate()
+  @QueryIsoDate()
   since?: Date;
 }

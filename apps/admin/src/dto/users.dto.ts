@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsEmail, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { SingleLine } from './decorators.js';
 import { ROLES, type Role } from '@gatehouse/accounts';
 import type { InitialPasswordMode, UserStatus } from '@gatehouse/accounts';
 import { PageQueryDto } from './page.dto.js';
@@ -25,6 +26,7 @@ export class CreateUserDto {
   @IsString()
   @MinLength(1)
   @MaxLength(200)
+  @SingleLine()
   displayName: string;
 
   @ApiPropertyOptional({ enum: ROLES, isArray: true, description: 'Administrator only' })
@@ -53,6 +55,7 @@ export class UpdateUserDto {
   @IsString()
   @MinLength(1)
   @MaxLength(200)
+  @SingleLine()
   displayName?: string;
 
   @ApiPropertyOptional({ enum: ROLES, isArray: true, description: 'Administrator only' })

@@ -21,7 +21,10 @@ export function accountStatus(code: AccountErrorCode): number {
     case AccountErrorCode.UsernameTaken:
       return 409;
     case AccountErrorCode.RolesRequireAdministrator:
+    case AccountErrorCode.UserPrivileged:
       return 403;
+    case AccountErrorCode.LastAdministrator:
+      return 409;
     case AccountErrorCode.InvalidRole:
       return 400;
     default:
