@@ -1,7 +1,6 @@
-import { request as httpsRequest } from 'node:https';
-import { ConfidentialClientApplication, type INetworkModule, type NetworkResponse } from '@azure/msal-node';
+import { ConfidentialClientApplication } from '@azure/msal-node';
 import type { INestApplication } from '@nestjs/common';
-import { createLocalJWKSet, jwtVerify } from 'jose';
+import { createRemoteJWKSet, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
 import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,65 +11,39 @@ import { testConfig } from './support/test-config.js';
 import { type TestDatabase, createTestDatabase } from './support/test-database.js';
 import { TokenFixtures } from './support/token-fixtures.js';
 
-interface RawResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
-
 /**
- * How the test process trusts the certificate it made: MSAL Node 7 and openid-client both use the
- * global `fetch` (undici), which ignores `https.globalAgent` and reads NODE_EXTRA_CA_CERTS only at
- * process start. Both libraries take a documented transport hook instead (MSAL:
- * `system.networkClient`; openid-client: `customFetch`), so each gets this tiny https client whose
- * only difference from the default is `ca: [our certificate]`. The libraries themselves are
- * unmodified: they build every request and check every response as they would against Entra.
+ * How this test process trusts the certificate it makes. MSAL Node 7 (its default HttpClient) and
+ * openid-client 6 (and jose's createRemoteJWKSet) all call the global `fetch`, i.e. Node's
+ * built-in undici. undici ignores `https.globalAgent`, and NODE_EXTRA_CA_CERTS is read only when
+ * the process starts. What works in-process is undici's global dispatcher: Node keeps it under
+ * `Symbol.for('undici.globalDispatcher.1')` (the same slot the `undici` package's
+ * `setGlobalDispatcher` writes). The built-in Agent class is taken from the dispatcher Node created
+ * and a new one, trusting our certificate, is put in its place for this test file (vitest runs each
+ * file in its own process; the original is restored in afterAll). The clients get no custom
+ * transport, no networkClient, no customFetch and no authorityMetadata: they discover and
+ * authenticate exactly as they would against Entra ID.
  */
-function trustingRequest(ca: string) {
-  return (url: string, method: string, headers: Record<string, string>, body?: string | Buffer): Promise<RawResponse> =>
-    new Promise((resolve, reject) => {
-      const req = httpsRequest(url, { method, headers, ca: [ca] }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          const flat: Record<string, string> = {};
-          for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) flat[name] = String(value);
-          resolve({ status: res.statusCode ?? 0, headers: flat, body: Buffer.concat(chunks).toString('utf8') });
-        });
-      });
-      req.on('error', reject);
-      req.end(body);
-    });
-}
+const GLOBAL_DISPATCHER = Symbol.for('undici.globalDispatcher.1');
+type DispatcherSlot = Record<symbol, unknown>;
 
-function msalNetworkClient(ca: string): INetworkModule {
-  const send = trustingRequest(ca);
-  const toNetwork = <T>(raw: RawResponse): NetworkResponse<T> => ({ status: raw.status, headers: raw.headers, body: JSON.parse(raw.body) as T });
-  return {
-    sendGetRequestAsync: async <T>(url: string, options?: { headers?: Record<string, string> }) =>
-      toNetwork<T>(await send(url, 'GET', options?.headers ?? {})),
-    sendPostRequestAsync: async <T>(url: string, options?: { headers?: Record<string, string>; body?: string }) =>
-      toNetwork<T>(await send(url, 'POST', options?.headers ?? {}, options?.body)),
-  };
-}
-
-function trustingFetch(ca: string): oidc.CustomFetch {
-  const send = trustingRequest(ca);
-  return async (url, options) => {
-    const headers: Record<string, string> = {};
-    new Headers(options.headers as ConstructorParameters<typeof Headers>[0]).forEach((value, name) => (headers[name] = value));
-    const body = typeof options.body === 'string' || options.body === undefined ? options.body : String(options.body);
-    const raw = await send(url, options.method ?? 'GET', headers, body);
-    return new Response(raw.body, { status: raw.status, headers: raw.headers });
+async function trustOnly(ca: string): Promise<() => void> {
+  await fetch('data:,'); // makes Node load undici and create its default dispatcher
+  const slot = globalThis as unknown as DispatcherSlot;
+  const original = slot[GLOBAL_DISPATCHER] as { constructor: new (options: object) => unknown };
+  slot[GLOBAL_DISPATCHER] = new original.constructor({ connect: { ca: [ca] } });
+  return () => {
+    slot[GLOBAL_DISPATCHER] = original;
   };
 }
 
 describe('real OAuth clients, unmodified, over https', () => {
   let database: TestDatabase;
   let app: INestApplication;
+  let plainApp: INestApplication;
   let fx: TokenFixtures;
   let authority: string;
-  let ca: string;
+  let plainAuthority: string;
+  let restoreDispatcher: () => void = () => undefined;
   let tenant: { id: string; slug: string };
   let orders: Awaited<ReturnType<TokenFixtures['api']>>;
   let client: Awaited<ReturnType<TokenFixtures['readyClient']>>;
@@ -78,60 +51,99 @@ describe('real OAuth clients, unmodified, over https', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    const port = await freePort();
+    const [port, plainPort] = [await freePort(), await freePort()];
     const certificate = await generate([{ name: 'commonName', value: 'localhost' }], {
       keySize: 2048,
       algorithm: 'sha256',
       extensions: [
         { name: 'basicConstraints', cA: true },
-        { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] },
+        {
+          name: 'subjectAltName',
+          altNames: [
+            { type: 2, value: 'localhost' },
+            { type: 7, ip: '127.0.0.1' },
+          ],
+        },
       ],
     });
-    ca = certificate.cert;
-    const publicUrl = `https://localhost:${port}`;
-    const config = testConfig(database.url, { publicUrl });
-    app = await createIdentityApp({ config, logDestination: logs, https: { cert: certificate.cert, key: certificate.private } });
+    restoreDispatcher = await trustOnly(certificate.cert);
+    const config = testConfig(database.url, { publicUrl: `https://localhost:${port}` });
+    app = await createIdentityApp({
+      config,
+      logDestination: logs,
+      https: { cert: certificate.cert, key: certificate.private },
+    });
     await app.listen(port, '127.0.0.1');
+    // The same database behind a plain-http replica, for openid-client's allowInsecureRequests.
+    const plainConfig = testConfig(database.url, { publicUrl: `http://127.0.0.1:${plainPort}` });
+    plainApp = await createIdentityApp({ config: plainConfig, logDestination: logs });
+    await plainApp.listen(plainPort, '127.0.0.1');
     fx = new TokenFixtures(app, config.secretPepper);
     tenant = await fx.tenant();
     orders = await fx.api(tenant.id, { identifier: 'api://orders', scopes: ['Orders.Read', 'Orders.Write'] });
     client = await fx.readyClient(tenant.id, orders, ['Orders.Read', 'Orders.Write']);
-    authority = `${publicUrl}/${tenant.id}`;
+    authority = `https://localhost:${port}/${tenant.id}`;
+    plainAuthority = `http://127.0.0.1:${plainPort}/${tenant.id}`;
   });
 
   afterAll(async () => {
+    restoreDispatcher();
+    await plainApp?.close();
     await app?.close();
     await database?.drop();
   });
 
-  /** Verifies against the JWKS the server publishes (fetched through the same trusting transport). */
-  async function verify(accessToken: string) {
-    const keys = await trustingRequest(ca)(`${authority}/discovery/v2.0/keys`, 'GET', {});
-    return jwtVerify(accessToken, createLocalJWKSet(JSON.parse(keys.body)), {
-      issuer: `${authority}/v2.0`,
+  /** Verifies against the JWKS named by the server's own discovery document. */
+  async function verify(accessToken: string, base = authority) {
+    const discovery = (await (await fetch(`${base}/v2.0/.well-known/openid-configuration`)).json()) as {
+      jwks_uri: string;
+    };
+    return jwtVerify(accessToken, createRemoteJWKSet(new URL(discovery.jwks_uri)), {
+      issuer: `${base}/v2.0`,
       audience: orders.appId,
       typ: 'at+jwt',
     });
   }
 
   it('@azure/msal-node ConfidentialClientApplication.acquireTokenByClientCredential', async () => {
-    const port = new URL(authority).port;
     const msal = new ConfidentialClientApplication({
-      auth: { clientId: client.clientId, clientSecret: client.secret, authority, knownAuthorities: [`localhost:${port}`] },
-      system: { networkClient: msalNetworkClient(ca) },
+      auth: {
+        clientId: client.clientId,
+        clientSecret: client.secret,
+        authority,
+        knownAuthorities: [new URL(authority).host],
+      },
     });
     const result = await msal.acquireTokenByClientCredential({ scopes: ['api://orders/.default'] });
     expect(result?.accessToken).toEqual(expect.any(String));
     expect(result?.tokenType).toBe('Bearer');
-    const { payload } = await verify(result!.accessToken);
-    expect(payload).toMatchObject({ client_id: client.clientId, roles: ['Orders.Read', 'Orders.Write'], tid: tenant.id });
+    expect(result?.expiresOn!.getTime()).toBeGreaterThan(Date.now() + 3000_000);
+    const { payload, protectedHeader } = await verify(result!.accessToken);
+    expect(protectedHeader).toMatchObject({ alg: 'RS256', typ: 'at+jwt' });
+    expect(payload).toMatchObject({
+      client_id: client.clientId,
+      roles: ['Orders.Read', 'Orders.Write'],
+      tid: tenant.id,
+    });
   });
 
-  it('openid-client v6 discovery() + clientCredentialsGrant()', async () => {
-    const config = await oidc.discovery(new URL(`${authority}/v2.0`), client.clientId, client.secret, undefined, {
-      [oidc.customFetch]: trustingFetch(ca),
+  it('@azure/msal-node with a wrong secret surfaces the Entra error code', async () => {
+    const msal = new ConfidentialClientApplication({
+      auth: {
+        clientId: client.clientId,
+        clientSecret: 'wrong',
+        authority,
+        knownAuthorities: [new URL(authority).host],
+      },
     });
-    config[oidc.customFetch] = trustingFetch(ca);
+    await expect(msal.acquireTokenByClientCredential({ scopes: ['api://orders/.default'] })).rejects.toMatchObject({
+      errorCode: 'invalid_client',
+      errorMessage: expect.stringContaining('AADSTS7000215'),
+    });
+  });
+
+  it('openid-client v6 discovery() + clientCredentialsGrant() (client_secret_post)', async () => {
+    const config = await oidc.discovery(new URL(`${authority}/v2.0`), client.clientId, client.secret);
     expect(config.serverMetadata().issuer).toBe(`${authority}/v2.0`);
     const tokens = await oidc.clientCredentialsGrant(config, { scope: 'api://orders/Orders.Read' });
     expect(tokens.token_type).toBe('bearer');
@@ -146,14 +158,24 @@ describe('real OAuth clients, unmodified, over https', () => {
       client.clientId,
       undefined,
       oidc.ClientSecretBasic(client.secret),
-      { [oidc.customFetch]: trustingFetch(ca) },
     );
-    config[oidc.customFetch] = trustingFetch(ca);
     const tokens = await oidc.clientCredentialsGrant(config, { scope: 'api://orders/.default' });
-    expect(tokens.access_token).toEqual(expect.any(String));
+    const { payload } = await verify(tokens.access_token);
+    expect(payload.roles).toEqual(['Orders.Read', 'Orders.Write']);
   });
 
-  it('no secret in the logs', () => {
+  it('openid-client over plain http with allowInsecureRequests', async () => {
+    const config = await oidc.discovery(new URL(`${plainAuthority}/v2.0`), client.clientId, client.secret, undefined, {
+      execute: [oidc.allowInsecureRequests],
+    });
+    const tokens = await oidc.clientCredentialsGrant(config, { scope: 'api://orders/.default' });
+    const { payload } = await verify(tokens.access_token, plainAuthority);
+    expect(payload.iss).toBe(`${plainAuthority}/v2.0`);
+  });
+
+  it('no secret in the logs', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(logs.lines.length).toBeGreaterThan(0);
     expect(logs.text).not.toContain(client.secret);
   });
 });

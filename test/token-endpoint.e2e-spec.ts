@@ -36,7 +36,11 @@ describe('token endpoint', () => {
   async function expectError(response: request.Response, status: number, error: string, code: number) {
     expect(response.status).toBe(status);
     expect(response.body).toMatchObject({ error, error_codes: [code] });
-    expect(response.body.error_description).toMatch(new RegExp(`^AADSTS${code}: .+ Trace ID: [0-9a-f-]{36} Correlation ID: [0-9a-f-]{36} Timestamp: \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\dZ$`));
+    expect(response.body.error_description).toMatch(
+      new RegExp(
+        `^AADSTS${code}: .+ Trace ID: [0-9a-f-]{36} Correlation ID: [0-9a-f-]{36} Timestamp: \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\dZ$`,
+      ),
+    );
     expect(response.body.timestamp).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ$/);
     expect(response.body.trace_id).toMatch(UUID);
     expect(response.body.correlation_id).toMatch(UUID);
@@ -53,7 +57,10 @@ describe('token endpoint', () => {
     await app.listen(port, '127.0.0.1');
     fx = new TokenFixtures(app, config.secretPepper);
     tenant = await fx.tenant({ lifetime: 900, extLifetime: 1800 });
-    orders = await fx.api(tenant.id, { identifier: 'api://orders', scopes: ['Orders.Read', 'Orders.Write', 'Orders.Admin'] });
+    orders = await fx.api(tenant.id, {
+      identifier: 'api://orders',
+      scopes: ['Orders.Read', 'Orders.Write', 'Orders.Admin'],
+    });
     client = await fx.readyClient(tenant.id, orders, ['Orders.Read', 'Orders.Write']);
     secrets.push(client.secret);
   });
@@ -70,7 +77,9 @@ describe('token endpoint', () => {
       expect(response.headers.pragma).toBe('no-cache');
       expect(Object.keys(response.body).sort()).toEqual(['access_token', 'expires_in', 'ext_expires_in', 'token_type']);
       expect(response.body).toMatchObject({ token_type: 'Bearer', expires_in: 900, ext_expires_in: 1800 });
-      const discovery = await request(app.getHttpServer()).get(`/${tenant.slug}/v2.0/.well-known/openid-configuration`).expect(200);
+      const discovery = await request(app.getHttpServer())
+        .get(`/${tenant.slug}/v2.0/.well-known/openid-configuration`)
+        .expect(200);
       const jwks = createRemoteJWKSet(new URL(discovery.body.jwks_uri));
       const { payload, protectedHeader } = await jwtVerify(response.body.access_token, jwks, {
         issuer: `${publicUrl}/${tenant.id}/v2.0`,
@@ -99,7 +108,10 @@ describe('token endpoint', () => {
     });
 
     it('accepts the tenant id as well as the slug, and the API app id as resource', async () => {
-      const response = await post({ ...valid(), scope: `${orders.appId}/Orders.Read` }, `/${tenant.id}/oauth2/v2.0/token`).expect(200);
+      const response = await post(
+        { ...valid(), scope: `${orders.appId}/Orders.Read` },
+        `/${tenant.id}/oauth2/v2.0/token`,
+      ).expect(200);
       const header = decodeProtectedHeader(response.body.access_token);
       expect(header.typ).toBe('at+jwt');
       const again = await post({ ...valid(), scope: `api://${orders.appId}/.default` }).expect(200);
@@ -126,6 +138,22 @@ describe('token endpoint', () => {
         .send(form({ grant_type: 'client_credentials', scope: 'api://orders/.default' }))
         .expect(200);
       expect(response.body.token_type).toBe('Bearer');
+    });
+
+    it('serves the path variants Express matches too, and counts token requests in /metrics', async () => {
+      const response = await post(valid(), `${tokenPath()}/`).expect(200);
+      expect(response.headers['cache-control']).toBe('no-store');
+      const fast = await post(valid()).expect(200);
+      expect(fast.headers['x-request-id']).toMatch(UUID);
+      expect(fast.headers['x-content-type-options']).toBe('nosniff');
+      const metrics = await request(app.getHttpServer()).get('/metrics').expect(200);
+      expect(metrics.text).toMatch(
+        /http_request_duration_seconds_count\{method="POST",route="\/:tenant\/oauth2\/v2.0\/token",status="200"\} [1-9]/,
+      );
+    });
+
+    it('accepts the client id in any letter case (it is a UUID)', async () => {
+      await post({ ...valid(), client_id: client.clientId.toUpperCase() }).expect(200);
     });
 
     it('ignores unknown parameters and uses client-request-id as correlation id', async () => {
@@ -156,13 +184,20 @@ describe('token endpoint', () => {
     });
 
     it('unknown client → 401 invalid_client 700016', async () => {
-      await expectError(await post({ ...valid(), client_id: '3f2504e0-4f89-11d3-9a0c-0305e82c3301' }), 401, 'invalid_client', 700016);
+      await expectError(
+        await post({ ...valid(), client_id: '3f2504e0-4f89-11d3-9a0c-0305e82c3301' }),
+        401,
+        'invalid_client',
+        700016,
+      );
       await expectError(await post({ ...valid(), client_id: 'not-a-uuid' }), 401, 'invalid_client', 700016);
     });
 
     it('expired secret → 401 invalid_client 7000222', async () => {
       const expiring = await fx.readyClient(tenant.id, orders, ['Orders.Read']);
-      await fx.dataSource.query(`UPDATE client_secrets SET expires_at = now() - interval '1 minute' WHERE id = $1`, [expiring.secretId]);
+      await fx.dataSource.query(`UPDATE client_secrets SET expires_at = now() - interval '1 minute' WHERE id = $1`, [
+        expiring.secretId,
+      ]);
       secrets.push(expiring.secret);
       const response = await post({ ...valid(), client_id: expiring.clientId, client_secret: expiring.secret });
       await expectError(response, 401, 'invalid_client', 7000222);
@@ -172,14 +207,36 @@ describe('token endpoint', () => {
       const disabled = await fx.readyClient(tenant.id, orders, ['Orders.Read']);
       await fx.dataSource.query(`UPDATE api_clients SET state = 'disabled' WHERE id = $1`, [disabled.id]);
       secrets.push(disabled.secret);
-      await expectError(await post({ ...valid(), client_id: disabled.clientId, client_secret: disabled.secret }), 401, 'invalid_client', 7000112);
+      await expectError(
+        await post({ ...valid(), client_id: disabled.clientId, client_secret: disabled.secret }),
+        401,
+        'invalid_client',
+        7000112,
+      );
     });
 
     it('client awaiting scopes → 400 unauthorized_client 501051', async () => {
       const waiting = await fx.client(tenant.id, { state: 'awaiting_scopes' });
       const secret = await fx.secret(tenant.id, waiting.id);
       secrets.push(secret.value);
-      await expectError(await post({ ...valid(), client_id: waiting.clientId, client_secret: secret.value }), 400, 'unauthorized_client', 501051);
+      await expectError(
+        await post({ ...valid(), client_id: waiting.clientId, client_secret: secret.value }),
+        400,
+        'unauthorized_client',
+        501051,
+      );
+    });
+
+    it('active client without any grant → 400 unauthorized_client 501051', async () => {
+      const bare = await fx.client(tenant.id);
+      const secret = await fx.secret(tenant.id, bare.id);
+      secrets.push(secret.value);
+      await expectError(
+        await post({ ...valid(), client_id: bare.clientId, client_secret: secret.value }),
+        400,
+        'unauthorized_client',
+        501051,
+      );
     });
 
     it('other grant type → 400 unsupported_grant_type 70003', async () => {
@@ -210,12 +267,20 @@ describe('token endpoint', () => {
 
     it('Basic and client_secret together → 400 invalid_request 90014', async () => {
       const basic = Buffer.from(`${client.clientId}:${client.secret}`).toString('base64');
-      const response = await request(app.getHttpServer()).post(tokenPath()).set('Authorization', `Basic ${basic}`).type('form').send(form(valid()));
+      const response = await request(app.getHttpServer())
+        .post(tokenPath())
+        .set('Authorization', `Basic ${basic}`)
+        .type('form')
+        .send(form(valid()));
       await expectError(response, 400, 'invalid_request', 90014);
     });
 
     it('malformed Basic (bad base64, no colon) → 400 invalid_request 90014', async () => {
-      for (const header of ['Basic %%%notbase64', `Basic ${Buffer.from('no-colon-here').toString('base64')}`, 'Basic ']) {
+      for (const header of [
+        'Basic %%%notbase64',
+        `Basic ${Buffer.from('no-colon-here').toString('base64')}`,
+        'Basic ',
+      ]) {
         const response = await request(app.getHttpServer())
           .post(tokenPath())
           .set('Authorization', header)
@@ -233,6 +298,14 @@ describe('token endpoint', () => {
       await expectError(response, 400, 'invalid_request', 90014);
     });
 
+    it('client_assertion in the query string → 400 invalid_request 90014', async () => {
+      const response = await request(app.getHttpServer())
+        .post(`${tokenPath()}?client_assertion=eyJhbGciOi.x.y&client_assertion_type=urn%3Aietf%3Aparams`)
+        .type('form')
+        .send(form(valid()));
+      await expectError(response, 400, 'invalid_request', 90014);
+    });
+
     it('GET on the token endpoint → 405 Entra-shaped', async () => {
       const response = await request(app.getHttpServer()).get(`${tokenPath()}?client_id=${client.clientId}`);
       await expectError(response, 405, 'invalid_request', 900561);
@@ -241,11 +314,22 @@ describe('token endpoint', () => {
 
     it('unknown tenant → 400 invalid_request 90002', async () => {
       await expectError(await post(valid(), '/no-such-tenant/oauth2/v2.0/token'), 400, 'invalid_request', 90002);
-      await expectError(await post(valid(), '/0b6f4c1e-8f3a-4a3b-9e0a-2d4f3c2b1a99/oauth2/v2.0/token'), 400, 'invalid_request', 90002);
+      await expectError(
+        await post(valid(), '/0b6f4c1e-8f3a-4a3b-9e0a-2d4f3c2b1a99/oauth2/v2.0/token'),
+        400,
+        'invalid_request',
+        90002,
+      );
     });
 
     it('unknown API, unknown scope, scope not granted, malformed scope → 400 invalid_scope 70011', async () => {
-      for (const scope of ['api://billing/.default', 'api://orders/Orders.Delete', 'api://orders/Orders.Admin', 'Orders.Read', 'api://orders/']) {
+      for (const scope of [
+        'api://billing/.default',
+        'api://orders/Orders.Delete',
+        'api://orders/Orders.Admin',
+        'Orders.Read',
+        'api://orders/',
+      ]) {
         await expectError(await post({ ...valid(), scope }), 400, 'invalid_scope', 70011);
       }
     });
@@ -257,10 +341,25 @@ describe('token endpoint', () => {
     });
   });
 
+  it('trace_id is the request id of the response and of the security log line', async () => {
+    const response = await post({ ...valid(), client_secret: 'wrong-again' });
+    expect(response.body.trace_id).toBe(response.headers['x-request-id']);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const line = logs.lines
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((l) => String(l.msg).includes(response.body.trace_id));
+    expect(line).toBeDefined();
+    expect(line!.msg).toContain(`tenant=${tenant.slug}`);
+    expect(line!.msg).toContain(`client_id=${client.clientId}`);
+    expect(line!.msg).toContain('code=AADSTS7000215');
+    expect(line!.level).toBe(40);
+  });
+
   it('no secret value ever reaches the logs', async () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(logs.lines.length).toBeGreaterThan(0);
     for (const secret of secrets) expect(logs.text).not.toContain(secret);
+    expect(logs.text).not.toContain('wrong-again');
     expect(logs.text).toContain('token request refused');
   });
 });

@@ -9,7 +9,7 @@ import { freePort } from './support/http-apps.js';
 import { LogCapture } from './support/log-capture.js';
 import { testConfig } from './support/test-config.js';
 import { type TestDatabase, createTestDatabase } from './support/test-database.js';
-import { TokenFixtures, settle } from './support/token-fixtures.js';
+import { TokenFixtures } from './support/token-fixtures.js';
 
 describe('signing keys and tenant settings', () => {
   let database: TestDatabase;
@@ -71,10 +71,14 @@ describe('signing keys and tenant settings', () => {
     const update = (settings: Parameters<TenantService['updateSettings']>[2]) =>
       dataSource.transaction((em) => tenants.updateSettings(em, tenant.id, settings));
     await expect(update({ accessTokenLifetimeSeconds: 200 })).rejects.toBeInstanceOf(TenantError);
-    await expect(update({ accessTokenLifetimeSeconds: 3000, extAccessTokenLifetimeSeconds: 2000 })).rejects.toMatchObject({
+    await expect(
+      update({ accessTokenLifetimeSeconds: 3000, extAccessTokenLifetimeSeconds: 2000 }),
+    ).rejects.toMatchObject({
       code: TenantErrorCode.InvalidLifetime,
     });
-    await expect(update({ accessTokenLifetimeSeconds: 600, extAccessTokenLifetimeSeconds: 900 })).resolves.toMatchObject({
+    await expect(
+      update({ accessTokenLifetimeSeconds: 600, extAccessTokenLifetimeSeconds: 900 }),
+    ).resolves.toMatchObject({
       accessTokenLifetimeSeconds: 600,
     });
     expect(await tenants.findByIdOrSlug('keys-tenant')).toMatchObject({ id: tenant.id });
@@ -82,7 +86,7 @@ describe('signing keys and tenant settings', () => {
   });
 
   it('new lifetimes apply to the next token (tenant change announced)', async () => {
-    await settle();
+    await fx.settle();
     const token = await issue();
     const { payload } = await jwtVerify(token, createLocalJWKSet(await jwks()));
     expect(payload.exp! - payload.iat!).toBe(600);
@@ -91,7 +95,7 @@ describe('signing keys and tenant settings', () => {
   it('rollover: a token issued before still verifies; kids are distinct; public members only', async () => {
     const before = await issue();
     await dataSource.transaction((em) => keys.rollover(em, tenant.id, 'RS256'));
-    await settle();
+    await fx.settle();
     const after = await issue();
     expect(decodeProtectedHeader(after).kid).not.toBe(decodeProtectedHeader(before).kid);
     const set = await jwks();
@@ -103,13 +107,15 @@ describe('signing keys and tenant settings', () => {
     const verifier = createLocalJWKSet(set);
     await expect(jwtVerify(before, verifier)).resolves.toBeTruthy();
     await expect(jwtVerify(after, verifier)).resolves.toBeTruthy();
-    await expect(keys.verifyAccessToken(tenant.id, before, { audience: orders.appId })).resolves.toMatchObject({ sub: client.id });
+    await expect(keys.verifyAccessToken(tenant.id, before, { audience: orders.appId })).resolves.toMatchObject({
+      sub: client.id,
+    });
   });
 
   it('RS256 → ES256: the new key signs at once, the old tokens still verify', async () => {
     const before = await issue();
     await dataSource.transaction((em) => tenants.updateSettings(em, tenant.id, { signingAlgorithm: 'ES256' }));
-    await settle();
+    await fx.settle();
     const after = await issue();
     expect(decodeProtectedHeader(after).alg).toBe('ES256');
     const set = await jwks();
@@ -118,37 +124,85 @@ describe('signing keys and tenant settings', () => {
     const verifier = createLocalJWKSet(set);
     await expect(jwtVerify(before, verifier)).resolves.toBeTruthy();
     await expect(jwtVerify(after, verifier)).resolves.toBeTruthy();
-    await expect(keys.verifyAccessToken(tenant.id, after, { audience: orders.appId })).resolves.toMatchObject({ tid: tenant.id });
-    await expect(keys.verifyAccessToken(tenant.id, before, { audience: orders.appId })).resolves.toMatchObject({ tid: tenant.id });
+    await expect(keys.verifyAccessToken(tenant.id, after, { audience: orders.appId })).resolves.toMatchObject({
+      tid: tenant.id,
+    });
+    await expect(keys.verifyAccessToken(tenant.id, before, { audience: orders.appId })).resolves.toMatchObject({
+      tid: tenant.id,
+    });
+  });
+
+  it("an algorithm changed behind the service's back (SQL + announcement) still rolls a key of that algorithm", async () => {
+    const current = decodeProtectedHeader(await issue()).alg;
+    const other = current === 'ES256' ? 'RS256' : 'ES256';
+    await fx.change(`UPDATE tenants SET signing_algorithm = $2 WHERE id = $1`, [tenant.id, other], {
+      kind: 'tenant',
+      tenantId: tenant.id,
+      id: '*',
+    });
+    await fx.settle();
+    const token = await issue();
+    expect(decodeProtectedHeader(token).alg).toBe(other);
+    await expect(jwtVerify(token, createLocalJWKSet(await jwks()))).resolves.toBeTruthy();
   });
 
   it('verifyAccessToken refuses another audience, another tenant, a tampered token', async () => {
     const token = await issue();
-    await expect(keys.verifyAccessToken(tenant.id, token, { audience: 'other' })).rejects.toBeInstanceOf(AccessTokenError);
+    await expect(keys.verifyAccessToken(tenant.id, token, { audience: 'other' })).rejects.toBeInstanceOf(
+      AccessTokenError,
+    );
     const other = await fx.tenant();
-    await expect(keys.verifyAccessToken(other.id, token, { audience: orders.appId })).rejects.toBeInstanceOf(AccessTokenError);
+    await expect(keys.verifyAccessToken(other.id, token, { audience: orders.appId })).rejects.toBeInstanceOf(
+      AccessTokenError,
+    );
     const [h, p, s] = token.split('.');
     const tampered = `${h}.${Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p!, 'base64url').toString()), roles: ['x'] })).toString('base64url')}.${s}`;
-    await expect(keys.verifyAccessToken(tenant.id, tampered, { audience: orders.appId })).rejects.toBeInstanceOf(AccessTokenError);
+    await expect(keys.verifyAccessToken(tenant.id, tampered, { audience: orders.appId })).rejects.toBeInstanceOf(
+      AccessTokenError,
+    );
   });
 
-  it('rotateDueKeys rolls old keys and does nothing while another worker holds the lock', async () => {
+  it('rotateDueKeys pre-publishes the next key, then rolls to it; a key another worker holds is skipped', async () => {
+    const DAY = 24 * 3600 * 1000;
+    const statusOf = async (status: string): Promise<string[]> =>
+      (
+        await dataSource.query(`SELECT kid FROM signing_keys WHERE tenant_id = $1 AND status = $2`, [tenant.id, status])
+      ).map((row: { kid: string }) => row.kid);
+    const before = await issue();
+    const kidBefore = decodeProtectedHeader(before).kid!;
+    await expect(keys.rotateDueKeys(DAY)).resolves.toBe(0);
+    expect(await statusOf('next')).toEqual([]);
+
+    // Due within the pre-publication lead: a next key is published; the active one still signs.
+    await expect(keys.rotateDueKeys(DAY, DAY)).resolves.toBe(0);
+    await fx.settle();
+    const [nextKid] = await statusOf('next');
+    expect(nextKid).toEqual(expect.any(String));
+    expect((await jwks()).keys.map((k) => k.kid)).toEqual(expect.arrayContaining([kidBefore, nextKid]));
+    expect(decodeProtectedHeader(await issue()).kid).toBe(kidBefore);
+
+    // Another worker holds this tenant's key row: the sweep skips it (SKIP LOCKED), no waiting.
     const runner = dataSource.createQueryRunner();
     await runner.connect();
     await runner.startTransaction();
-    await runner.query(`SELECT pg_advisory_xact_lock(hashtext('gatehouse:key-rotation'))`);
-    await expect(keys.rotateDueKeys(0)).resolves.toBe(0);
+    await runner.query(`SELECT id FROM signing_keys WHERE tenant_id = $1 AND status = 'active' FOR UPDATE`, [
+      tenant.id,
+    ]);
+    await keys.rotateDueKeys(0);
+    expect(await statusOf('active')).toEqual([kidBefore]);
     await runner.rollbackTransaction();
     await runner.release();
-    const kidBefore = decodeProtectedHeader(await issue()).kid;
-    await expect(keys.rotateDueKeys(24 * 3600 * 1000)).resolves.toBe(0);
-    const rotated = await keys.rotateDueKeys(0);
-    expect(rotated).toBeGreaterThanOrEqual(1);
-    await settle();
-    const kidAfter = decodeProtectedHeader(await issue()).kid;
-    expect(kidAfter).not.toBe(kidBefore);
-    const [{ count }] = await dataSource.query(`SELECT count(*)::int AS count FROM signing_keys WHERE tenant_id = $1 AND status = 'active'`, [tenant.id]);
-    expect(count).toBe(1);
+
+    await expect(keys.rotateDueKeys(0)).resolves.toBeGreaterThanOrEqual(1);
+    await fx.settle();
+    expect(await statusOf('active')).toEqual([nextKid]);
+    expect(decodeProtectedHeader(await issue()).kid).toBe(nextKid);
+    const [retired] = await dataSource.query(
+      `SELECT publish_until FROM signing_keys WHERE kid = $1 AND status = 'retired'`,
+      [kidBefore],
+    );
+    expect(retired.publish_until.getTime()).toBeGreaterThan(Date.now() + 86_400_000);
+    await expect(jwtVerify(before, createLocalJWKSet(await jwks()))).resolves.toBeTruthy();
   });
 
   it('private keys are stored encrypted, never as PEM or JWK', async () => {

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { SecretHasher, generateOpaqueSecret } from '@gatehouse/crypto';
-import { announceChange } from '@gatehouse/database';
+import { CHANGE_CHANNEL, ChangeListener, announceChange } from '@gatehouse/database';
 
 /**
  * Test data for the token endpoint, written straight to the tables (the admin side is another
@@ -10,14 +10,49 @@ import { announceChange } from '@gatehouse/database';
  */
 export class TokenFixtures {
   readonly dataSource: DataSource;
+  readonly listener: ChangeListener;
   private readonly hasher: SecretHasher;
 
   constructor(app: INestApplication, pepper: Buffer) {
     this.dataSource = app.get(DataSource);
+    this.listener = app.get(ChangeListener);
     this.hasher = new SecretHasher(pepper);
   }
 
-  async tenant(options: { slug?: string; algorithm?: 'RS256' | 'ES256'; lifetime?: number; extLifetime?: number } = {}) {
+  /**
+   * Waits until this app's change listener has received every notification committed so far:
+   * Postgres delivers notifications in commit order, so once a marker sent now arrives, all
+   * earlier ones (the changes under test) have arrived too.
+   */
+  settle(timeoutMs = 5_000): Promise<void> {
+    const marker = randomUUID();
+    return new Promise<void>((resolve, reject) => {
+      const unsubscribe = this.listener.subscribe((event) => {
+        if (event.tenantId !== marker) return;
+        clearTimeout(timer);
+        unsubscribe();
+        resolve();
+      });
+      const timer = setTimeout(() => {
+        unsubscribe();
+        reject(new Error(`no change notification within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.dataSource.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, `keys:${marker}:*`]).catch(reject);
+    });
+  }
+
+  /** Waits until the change listener is (dis)connected. */
+  async listenerConnected(connected: boolean, timeoutMs = 5_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.listener.connected !== connected) {
+      if (Date.now() > deadline) throw new Error(`change listener still ${connected ? 'disconnected' : 'connected'}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  async tenant(
+    options: { slug?: string; algorithm?: 'RS256' | 'ES256'; lifetime?: number; extLifetime?: number } = {},
+  ) {
     const slug = options.slug ?? `t-${randomBytes(4).toString('hex')}`;
     const [row] = await this.dataSource.query(
       `INSERT INTO tenants (slug, display_name, signing_algorithm, access_token_lifetime_seconds, ext_access_token_lifetime_seconds)
@@ -72,7 +107,14 @@ export class TokenFixtures {
     const [row] = await this.dataSource.query(
       `INSERT INTO client_secrets (tenant_id, api_client_id, key_id, hint, secret_hash, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-      [tenantId, apiClientId, randomUUID(), value.slice(0, 3), this.hasher.hash(value), options.expiresAt ?? new Date(Date.now() + 86_400_000)],
+      [
+        tenantId,
+        apiClientId,
+        randomUUID(),
+        value.slice(0, 3),
+        this.hasher.hash(value),
+        options.expiresAt ?? new Date(Date.now() + 86_400_000),
+      ],
     );
     return { id: row.id as string, value };
   }
@@ -87,7 +129,11 @@ export class TokenFixtures {
   }
 
   /** A change as the admin side makes it: the rows and the announcement in one transaction. */
-  async change(sql: string, params: unknown[], announce: { kind: 'client' | 'user' | 'tenant' | 'keys'; tenantId: string; id: string }) {
+  async change(
+    sql: string,
+    params: unknown[],
+    announce: { kind: 'client' | 'user' | 'tenant' | 'keys'; tenantId: string; id: string },
+  ) {
     await this.dataSource.transaction(async (em) => {
       await em.query(sql, params);
       await announceChange(em, announce.kind, announce.tenantId, announce.id);
@@ -97,13 +143,17 @@ export class TokenFixtures {
   /** A ready client: active, granted the given scopes of the API, with one secret. */
   async readyClient(tenantId: string, api: { scopeIds: Record<string, string> }, scopes: string[], secret?: string) {
     const client = await this.client(tenantId);
-    await this.grant(tenantId, client.id, scopes.map((s) => api.scopeIds[s]!));
+    await this.grant(
+      tenantId,
+      client.id,
+      scopes.map((s) => api.scopeIds[s]!),
+    );
     const created = await this.secret(tenantId, client.id, { value: secret });
     return { ...client, secret: created.value, secretId: created.id };
   }
 }
 
-/** Waits until the change listener delivered pending notifications (they arrive asynchronously). */
-export function settle(ms = 150): Promise<void> {
+/** A plain pause, for what has no notification to wait for (e.g. log lines written asynchronously). */
+export function pause(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }

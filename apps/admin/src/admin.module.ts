@@ -4,6 +4,9 @@ import { AccountsModule } from '@gatehouse/accounts';
 import { ApisModule } from '@gatehouse/apis';
 import { AuditModule } from '@gatehouse/audit';
 import { ClientsModule } from '@gatehouse/clients';
+import { DocsModule } from '@gatehouse/docs';
+import { InvitationsModule } from '@gatehouse/invitations';
+import { MailModule } from '@gatehouse/mail';
 import type { AppConfig } from '@gatehouse/config';
 import { type CoreOptions, coreImports } from '@gatehouse/schema';
 import { TenantsModule } from '@gatehouse/tenants';
@@ -12,7 +15,11 @@ import { AdminAuthGuard } from './auth/admin-auth.guard.js';
 import { ApisController } from './controllers/apis.controller.js';
 import { AuditController } from './controllers/audit.controller.js';
 import { ClientsController } from './controllers/clients.controller.js';
+import { DocSectionsController } from './controllers/doc-sections.controller.js';
+import { EmailsController } from './controllers/emails.controller.js';
+import { InvitationsController } from './controllers/invitations.controller.js';
 import { TenantController } from './controllers/tenant.controller.js';
+import { UserCredentialsController } from './controllers/user-credentials.controller.js';
 import { UsersController } from './controllers/users.controller.js';
 import { ProblemFilter } from './problem/problem.filter.js';
 import { createValidationPipe } from './problem/validation.js';
@@ -22,7 +29,17 @@ export interface AdminModuleOptions extends Partial<CoreOptions> {
   config: AppConfig;
 }
 
-export const ADMIN_CONTROLLERS = [TenantController, UsersController, ApisController, ClientsController, AuditController];
+export const ADMIN_CONTROLLERS = [
+  TenantController,
+  UsersController,
+  UserCredentialsController,
+  ApisController,
+  ClientsController,
+  AuditController,
+  DocSectionsController,
+  InvitationsController,
+  EmailsController,
+];
 
 /** The internal admin REST API under /admin/v1. */
 @Module({})
@@ -38,6 +55,9 @@ export class AdminModule {
         AccountsModule,
         ApisModule,
         ClientsModule,
+        MailModule,
+        DocsModule,
+        InvitationsModule,
       ],
       controllers: ADMIN_CONTROLLERS,
       providers: [

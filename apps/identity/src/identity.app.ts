@@ -4,6 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { AppConfig } from '@gatehouse/config';
 import { configureHttpApp } from '@gatehouse/http';
 import { IdentityModule, type IdentityModuleOptions } from './identity.module.js';
+import { installTokenFastPath } from './oauth/token-fast-path.js';
 
 export interface IdentityAppOptions extends IdentityModuleOptions {
   /** Serve https with this certificate and key (PEM); tests pass them directly. */
@@ -20,6 +21,7 @@ export async function createIdentityApp(options: IdentityAppOptions): Promise<Ne
   });
   configureHttpApp(app, options.config);
   await app.init();
+  installTokenFastPath(app);
   return app;
 }
 

@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import type { AppConfig } from '@gatehouse/config';
 import { type CoreOptions, coreImports } from '@gatehouse/schema';
 import { OAuthModule } from './oauth/oauth.module.js';
+import { WebModule } from './web/web.module.js';
 
 export interface IdentityModuleOptions extends Partial<CoreOptions> {
   config: AppConfig;
@@ -13,7 +14,7 @@ export class IdentityModule {
   static register(options: IdentityModuleOptions): DynamicModule {
     return {
       module: IdentityModule,
-      imports: [...coreImports(options.config, { app: 'identity', ...options }), OAuthModule],
+      imports: [...coreImports(options.config, { app: 'identity', ...options }), OAuthModule, WebModule],
     };
   }
 }

@@ -1,6 +1,10 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { SecretExpiryWarningService } from '@gatehouse/clients';
+import { InvitationSweepService } from '@gatehouse/invitations';
+import { OutboxDeliveryService } from '@gatehouse/mail';
 import { SigningKeyService } from '@gatehouse/tokens';
-import { SCHEDULES, type Schedule } from './schedules.js';
+import { type Schedule, schedulesWith } from './schedules.js';
+import { WORKER_JOB_OPTIONS, type WorkerJobOptions } from './worker-options.js';
 
 /** Runs each declared schedule on its interval; a run never overlaps the previous one. */
 @Injectable()
@@ -9,14 +13,44 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly running = new Set<string>();
 
-  constructor(private readonly signingKeys: SigningKeyService) {}
+  constructor(
+    private readonly signingKeys: SigningKeyService,
+    private readonly delivery: OutboxDeliveryService,
+    private readonly invitations: InvitationSweepService,
+    private readonly secretWarnings: SecretExpiryWarningService,
+    @Inject(WORKER_JOB_OPTIONS) private readonly options: WorkerJobOptions,
+  ) {}
 
   onApplicationBootstrap(): void {
-    this.every(SCHEDULES.keyRotation, () => this.signingKeys.rotateDueKeys());
+    const schedules = schedulesWith(this.options.intervals);
+    this.every(schedules.keyRotation, () => this.signingKeys.rotateDueKeys());
+    this.every(schedules.outboxDelivery, () => this.deliverMail());
+    this.every(schedules.invitationExpiry, () => this.expireInvitations());
+    this.every(schedules.secretExpiryWarning, () => this.warnExpiringSecrets());
   }
 
   onApplicationShutdown(): void {
     for (const timer of this.timers) clearInterval(timer);
+  }
+
+  /** One delivery pass: keeps claiming batches until nothing is due. */
+  async deliverMail(): Promise<number> {
+    const size = this.options.deliveryBatchSize ?? 50;
+    let sent = 0;
+    for (let i = 0; i < 20; i++) {
+      const result = await this.delivery.deliverDue(size, this.options.delivery);
+      sent += result.sent;
+      if (result.claimed < size) break;
+    }
+    return sent;
+  }
+
+  expireInvitations() {
+    return this.invitations.sweepExpired(this.options.sweepBatchSize);
+  }
+
+  warnExpiringSecrets() {
+    return this.secretWarnings.warnExpiring();
   }
 
   /** Runs one schedule now; used by the interval and by tests. */

@@ -10,4 +10,22 @@ export interface Schedule {
 export const SCHEDULES = {
   /** Rolls signing keys past their active age; published keys outlive every token they signed. */
   keyRotation: { name: 'key-rotation', everyMs: 60 * 60 * 1000 },
+  /** Sends queued mail (claimed with SKIP LOCKED, retried with backoff, abandoned after the cap). */
+  outboxDelivery: { name: 'outbox-delivery', everyMs: 5 * 1000 },
+  /** Marks overdue pending invitations expired, audited, in batches of 1000. */
+  invitationExpiry: { name: 'invitation-expiry', everyMs: 60 * 1000 },
+  /** Mails each client's contact once per secret, 14 days before it expires. */
+  secretExpiryWarning: { name: 'secret-expiry-warning', everyMs: 24 * 60 * 60 * 1000 },
 } satisfies Record<string, Schedule>;
+
+export type ScheduleKey = keyof typeof SCHEDULES;
+
+/** The declared schedules with any intervals the worker's options override (tests use short ones). */
+export function schedulesWith(intervals: Partial<Record<ScheduleKey, number>> = {}): Record<ScheduleKey, Schedule> {
+  const result = { ...SCHEDULES } as Record<ScheduleKey, Schedule>;
+  for (const key of Object.keys(intervals) as ScheduleKey[]) {
+    const everyMs = intervals[key];
+    if (everyMs !== undefined) result[key] = { ...SCHEDULES[key], everyMs };
+  }
+  return result;
+}

@@ -7,6 +7,10 @@ export enum AccountErrorCode {
   UserPrivileged = 'user_privileged',
   /** The change would leave the tenant without an active Administrator. */
   LastAdministrator = 'last_administrator',
+  /** Activation / reset links: unknown, already used (or replaced), past their 24 hours. */
+  LinkNotFound = 'account_link_not_found',
+  LinkUsed = 'account_link_used',
+  LinkExpired = 'account_link_expired',
 }
 
 export class AccountError extends Error {

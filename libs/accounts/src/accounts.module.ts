@@ -1,11 +1,25 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '@gatehouse/audit';
+import { MailModule } from '@gatehouse/mail';
+import { AccountLinkRepository } from './account-link.repository.js';
+import { ActivationService } from './activation.service.js';
+import { UserCredentialsService } from './user-credentials.service.js';
+import { LoginRepository } from './login.repository.js';
+import { LoginService } from './login.service.js';
 import { UserRepository } from './user.repository.js';
 import { UserService } from './user.service.js';
 
 @Module({
-  imports: [AuditModule],
-  providers: [UserRepository, UserService],
-  exports: [UserService, UserRepository],
+  imports: [AuditModule, MailModule],
+  providers: [
+    UserRepository,
+    UserService,
+    LoginRepository,
+    LoginService,
+    AccountLinkRepository,
+    ActivationService,
+    UserCredentialsService,
+  ],
+  exports: [UserService, UserRepository, LoginService, ActivationService, UserCredentialsService],
 })
 export class AccountsModule {}

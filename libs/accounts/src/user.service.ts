@@ -6,6 +6,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { type Actor, AuditService, type Page, type PageRequest, decodeCursor, pageSize, toPage } from '@gatehouse/audit';
 import { announceChange, uniqueViolation } from '@gatehouse/database';
 import { AccountError, AccountErrorCode } from './account.errors.js';
+import { ActivationService } from './activation.service.js';
 import { ROLES, type Role, permissionsOf } from './roles.js';
 import type { User, UserStatus } from './user.entity.js';
 import { UserRepository } from './user.repository.js';
@@ -62,6 +63,7 @@ export class UserService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly users: UserRepository,
     private readonly audit: AuditService,
+    private readonly activation: ActivationService,
   ) {}
 
   /** Creates a user; with `password: 'generate'` the one-time initial password is returned once. */
@@ -82,6 +84,7 @@ export class UserService {
           passwordHash,
           mustChangePassword: input.password !== undefined,
         });
+        if (input.password === 'activation-link') await this.activation.issue(tx, user, 'activation');
         await this.record(tx, tenantId, actor, 'user.created', user, {
           username: user.username,
           email: user.email,

@@ -2,13 +2,15 @@ import { Module } from '@nestjs/common';
 import { AccountsModule } from '@gatehouse/accounts';
 import { ApisModule } from '@gatehouse/apis';
 import { AuditModule } from '@gatehouse/audit';
+import { MailModule } from '@gatehouse/mail';
 import { ClientRepository } from './client.repository.js';
 import { ClientService } from './client.service.js';
 import { ScopeResolver } from './scope-resolver.js';
+import { SecretExpiryWarningService } from './secret-expiry-warning.service.js';
 
 @Module({
-  imports: [AuditModule, AccountsModule, ApisModule],
-  providers: [ClientRepository, ScopeResolver, ClientService],
-  exports: [ClientService, ClientRepository],
+  imports: [AuditModule, AccountsModule, ApisModule, MailModule],
+  providers: [ClientRepository, ScopeResolver, ClientService, SecretExpiryWarningService],
+  exports: [ClientService, ClientRepository, SecretExpiryWarningService],
 })
 export class ClientsModule {}

@@ -23,3 +23,10 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     )
   );
 }
+
+/** Postgres refused a text value it cannot store (a NUL character, an invalid byte sequence). */
+export function isUnstorableText(error: unknown): boolean {
+  if (!(error instanceof QueryFailedError)) return false;
+  const code = (error.driverError as PgDriverError).code;
+  return code === '22021' || code === '22P05';
+}

@@ -1,9 +1,13 @@
 import { Tenant } from '@gatehouse/tenants';
-import { User } from '@gatehouse/accounts';
+import { AccountLink, User } from '@gatehouse/accounts';
+import { DocSection, DocSectionGrant } from '@gatehouse/docs';
+import { Invitation } from '@gatehouse/invitations';
+import { Email } from '@gatehouse/mail';
 import { Api, ApiScope } from '@gatehouse/apis';
 import { ApiClient, ClientScopeGrant, ClientSecret } from '@gatehouse/clients';
 import { ClientAuthThrottle, SigningKey } from '@gatehouse/tokens';
 import { AuditEvent } from '@gatehouse/audit';
+import { Session } from '@gatehouse/sessions';
 
 /** Every entity of every context: the complete schema that migrations are generated from. */
 export const ENTITIES = [
@@ -17,4 +21,10 @@ export const ENTITIES = [
   SigningKey,
   ClientAuthThrottle,
   AuditEvent,
+  Session,
+  AccountLink,
+  DocSection,
+  DocSectionGrant,
+  Invitation,
+  Email,
 ];

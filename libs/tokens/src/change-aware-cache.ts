@@ -25,6 +25,7 @@ export interface ChangeAwareCacheOptions {
  */
 export class ChangeAwareCache<V> {
   private readonly entries = new Map<string, Entry<V>>();
+  private changes = 0;
 
   constructor(
     private readonly listener: ChangeListener,
@@ -48,6 +49,27 @@ export class ChangeAwareCache<V> {
     return value;
   }
 
+  /**
+   * Counts the relevant change events seen so far: a caller that computed a value outside
+   * {@link get} stores it with {@link remember} only if no change arrived meanwhile.
+   */
+  get version(): number {
+    return this.changes;
+  }
+
+  /** True when a fresh entry exists (always false while the listener is disconnected). */
+  has(key: string): boolean {
+    const cached = this.entries.get(key);
+    return this.listener.connected && cached !== undefined && cached.expiresAt > Date.now();
+  }
+
+  /** Stores a value computed elsewhere, unless a change event arrived since `version` was read. */
+  remember(key: string, tenantId: string, value: V, version: number): void {
+    if (!this.listener.connected || version !== this.changes) return;
+    if (this.entries.size >= (this.options.maxEntries ?? 100_000)) this.entries.clear();
+    this.entries.set(key, { tenantId, value: Promise.resolve(value), expiresAt: Date.now() + this.options.ttlMs });
+  }
+
   /** Drops one entry (e.g. a miss that must not be remembered). */
   forget(key: string): void {
     this.entries.delete(key);
@@ -58,9 +80,10 @@ export class ChangeAwareCache<V> {
   }
 
   private onChange(event: ChangeEvent): void {
-    if (event.tenantId === '*') return this.clear();
-    const relevant = event.kind === 'tenant' || this.options.kinds.includes(event.kind);
+    const relevant = event.tenantId === '*' || event.kind === 'tenant' || this.options.kinds.includes(event.kind);
     if (!relevant) return;
+    this.changes++;
+    if (event.tenantId === '*') return this.clear();
     if (this.options.dropAllOnChange) return this.clear();
     for (const [key, entry] of this.entries) {
       if (entry.tenantId !== event.tenantId) continue;

@@ -4,8 +4,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { SecretHasher } from '@gatehouse/crypto';
 import { announceChange } from '@gatehouse/database';
-import { ClientCredentialsRepository } from './client-credentials.repository.js';
-import { type ClientSnapshot, CredentialDirectory } from './credential-directory.js';
+import { ClientCredentialsRepository, type ClientSnapshot } from './client-credentials.repository.js';
+import { CredentialDirectory, canonicalClientId } from './credential-directory.js';
 import { TokenRequestError, TokenRequestErrorCode } from './token-request.errors.js';
 
 /** Failed authentications allowed per (tenant, client id) within one window. */
@@ -21,9 +21,19 @@ export interface AuthenticationInput {
   basic: boolean;
 }
 
+type SecretOutcome = 'valid' | 'expired' | 'invalid';
+
 /**
  * Client authentication with a secret. Unknown client and wrong secret take the same path (one
  * HMAC, a constant-time comparison against a dummy, one counted failure) and the same status.
+ *
+ * Throttling (SECURITY line 16): every failure is counted per (tenant, client id) by one atomic
+ * upsert, so parallel attempts on any number of replicas are counted exactly. The 20th failure in
+ * a 5-minute window blocks that client id until the window ends; while blocked, every attempt —
+ * even one with the right secret — gets 429 and is counted, and a success never resets the count.
+ * Otherwise the block would still answer "right or wrong" and an attacker's burst would slip past
+ * the limit. The price: whoever knows a client id can keep it blocked (at most 5 minutes after
+ * they stop); client ids are not secret, so operators watch the security log for such blocks.
  */
 @Injectable()
 export class ClientAuthenticator {
@@ -36,85 +46,100 @@ export class ClientAuthenticator {
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
+  /** The authenticated, enabled client; every failure is a {@link TokenRequestError}. */
   async authenticate(input: AuthenticationInput): Promise<ClientSnapshot> {
     const snapshot = await this.directory.client(input.tenantId, input.clientId);
     const now = Date.now();
     if (snapshot?.blockedUntil && snapshot.blockedUntil.getTime() > now) {
-      // Every refused attempt is counted, so the count stays exact whichever replica answers.
       await this.countFailure(input, now);
-      throw this.tooMany(input, snapshot.blockedUntil, now);
+      throw this.tooMany(snapshot.blockedUntil, now);
     }
     const outcome = this.checkSecret(snapshot, input.clientSecret, now);
-    if (outcome !== 'valid' || !snapshot) {
+    if (!snapshot || outcome !== 'valid') {
       await this.countFailure(input, now);
       throw this.failure(input, !snapshot ? 'unknown' : outcome === 'expired' ? 'expired' : 'invalid');
     }
     const { state, ownerUserId, ownerStatus } = snapshot.client;
     if (state === 'disabled' || (ownerUserId && ownerStatus !== 'active')) {
-      throw new TokenRequestError(TokenRequestErrorCode.DisabledClient, `Application '${input.clientId}' is disabled.`, {
-        basic: input.basic,
-      });
-    }
-    if (state === 'awaiting_scopes') {
       throw new TokenRequestError(
-        TokenRequestErrorCode.UnauthorizedClient,
-        `Application '${input.clientId}' is not assigned to a role for any application.`,
+        TokenRequestErrorCode.DisabledClient,
+        `Application '${snapshot.client.clientId}' is disabled.`,
+        {
+          basic: input.basic,
+        },
       );
     }
     return snapshot;
   }
 
-  private checkSecret(snapshot: ClientSnapshot | null, secret: string, now: number): 'valid' | 'expired' | 'invalid' {
+  /** Deletes throttle rows whose window and block are over; for a scheduled sweep. */
+  purgeStaleThrottles(): Promise<number> {
+    return this.repository.purgeStaleThrottles(AUTH_FAILURE_WINDOW_SECONDS);
+  }
+
+  /** One HMAC and one constant-time comparison per stored hash (a dummy one when there is none). */
+  private checkSecret(snapshot: ClientSnapshot | null, secret: string, now: number): SecretOutcome {
     const presented = this.hasher.hash(secret);
-    const candidates = snapshot && snapshot.secrets.length > 0 ? snapshot.secrets : [{ hash: DUMMY_HASH, expiresAt: new Date(0) }];
-    let outcome: 'valid' | 'expired' | 'invalid' = 'invalid';
+    const candidates =
+      snapshot && snapshot.secrets.length > 0 ? snapshot.secrets : [{ hash: DUMMY_HASH, expiresAt: new Date(0) }];
+    let outcome: SecretOutcome = 'invalid';
     for (const candidate of candidates) {
       const equal = candidate.hash.length === presented.length && timingSafeEqual(candidate.hash, presented);
-      if (equal && snapshot) outcome = candidate.expiresAt.getTime() > now ? 'valid' : outcome === 'valid' ? 'valid' : 'expired';
+      if (!equal || !snapshot) continue;
+      if (candidate.expiresAt.getTime() > now) outcome = 'valid';
+      else if (outcome === 'invalid') outcome = 'expired';
     }
     return outcome;
   }
 
   private async countFailure(input: AuthenticationInput, now: number): Promise<void> {
+    const clientId = canonicalClientId(input.clientId);
     const result = await this.repository.recordFailure(
       input.tenantId,
-      input.clientId.slice(0, 256),
+      clientId,
       AUTH_FAILURE_WINDOW_SECONDS,
       AUTH_FAILURE_LIMIT,
     );
     if (result.failures === AUTH_FAILURE_LIMIT) {
       // Every replica drops its cached snapshot and so sees the block from the next request on.
-      await announceChange(this.dataSource.manager, 'client', input.tenantId, input.clientId.toLowerCase());
-      this.logger.warn(`client ${input.clientId} of tenant ${input.tenantId} blocked after ${result.failures} failures`);
+      await announceChange(this.dataSource.manager, 'client', input.tenantId, clientId);
+      this.logger.warn(
+        `client authentication blocked tenant=${input.tenantId} client_id=${clientId.slice(0, 100)} failures=${result.failures}`,
+      );
     }
-    if (result.failures > AUTH_FAILURE_LIMIT && result.blockedUntil) throw this.tooMany(input, result.blockedUntil, now);
+    if (result.failures > AUTH_FAILURE_LIMIT && result.blockedUntil) throw this.tooMany(result.blockedUntil, now);
   }
 
-  private tooMany(input: AuthenticationInput, until: Date, now: number): TokenRequestError {
-    return new TokenRequestError(TokenRequestErrorCode.TooManyFailures, 'Too many failed client authentications. Try again later.', {
-      retryAfterSeconds: Math.max(1, Math.ceil((until.getTime() - now) / 1000)),
-    });
+  private tooMany(until: Date, now: number): TokenRequestError {
+    return new TokenRequestError(
+      TokenRequestErrorCode.TooManyFailures,
+      'Too many failed client authentications. Try again later.',
+      {
+        retryAfterSeconds: Math.max(1, Math.ceil((until.getTime() - now) / 1000)),
+      },
+    );
   }
 
   private failure(input: AuthenticationInput, outcome: 'expired' | 'invalid' | 'unknown'): TokenRequestError {
     const details = { basic: input.basic };
+    const clientId = input.clientId.slice(0, 100);
     switch (outcome) {
       case 'unknown':
         return new TokenRequestError(
           TokenRequestErrorCode.UnknownClient,
-          `Application with identifier '${input.clientId.slice(0, 100)}' was not found in the directory.`,
+          `Application with identifier '${clientId}' was not found in the directory.`,
           details,
         );
       case 'expired':
         return new TokenRequestError(
           TokenRequestErrorCode.ExpiredSecret,
-          `The provided client secret keys for app '${input.clientId}' are expired.`,
+          `The provided client secret keys for app '${clientId}' are expired.`,
           details,
         );
       case 'invalid':
         return new TokenRequestError(
           TokenRequestErrorCode.InvalidSecret,
-          `Invalid client secret provided. Ensure the secret being sent in the request is the client secret value, not the client secret ID, for a secret added to app '${input.clientId}'.`,
+          `Invalid client secret provided. Ensure the secret being sent in the request is the client secret value, not the client secret ID, for a secret added to app '${clientId}'.`,
           details,
         );
     }

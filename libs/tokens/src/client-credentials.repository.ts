@@ -18,6 +18,16 @@ export interface SecretRow {
   expiresAt: Date;
 }
 
+/** Everything the token endpoint needs to know about one client, read in one round trip. */
+export interface ClientSnapshot {
+  client: ClientRow;
+  /** Secrets not revoked (expired ones included, so that an expired secret is told apart). */
+  secrets: SecretRow[];
+  /** Granted scope values by API id (never the admin API's: those come from the owner's roles). */
+  grants: Map<string, string[]>;
+  blockedUntil: Date | null;
+}
+
 export interface ApiRow {
   id: string;
   appId: string;
@@ -31,58 +41,56 @@ export interface ThrottleResult {
   blockedUntil: Date | null;
 }
 
+interface SnapshotRecord {
+  id: string;
+  client_id: string;
+  state: ClientState;
+  owner_user_id: string | null;
+  owner_status: UserStatus | null;
+  owner_roles: Role[] | null;
+  blocked_until: Date | null;
+  secrets: Array<{ hash: string; expiresAt: string }>;
+  grants: Array<{ apiId: string; value: string }>;
+}
+
+const SNAPSHOT_SQL = `
+SELECT c.id, c.client_id, c.state, c.owner_user_id, u.status AS owner_status, u.roles AS owner_roles,
+       (SELECT t.blocked_until FROM client_auth_throttles t
+         WHERE t.tenant_id = c.tenant_id AND t.client_id = c.client_id::text) AS blocked_until,
+       COALESCE((SELECT json_agg(json_build_object('hash', encode(s.secret_hash, 'base64'), 'expiresAt', s.expires_at))
+                   FROM client_secrets s
+                  WHERE s.tenant_id = c.tenant_id AND s.api_client_id = c.id AND s.revoked_at IS NULL), '[]') AS secrets,
+       COALESCE((SELECT json_agg(json_build_object('apiId', sc.api_id, 'value', sc.value) ORDER BY sc.value)
+                   FROM client_scope_grants g JOIN api_scopes sc ON sc.id = g.scope_id
+                  WHERE g.tenant_id = c.tenant_id AND g.api_client_id = c.id), '[]') AS grants
+  FROM api_clients c LEFT JOIN users u ON u.id = c.owner_user_id AND u.tenant_id = c.tenant_id
+ WHERE c.tenant_id = $1 AND c.client_id = $2`;
+
 /** Read-only queries of the token endpoint, plus the one atomic failure counter. */
 @Injectable()
 export class ClientCredentialsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async findClient(tenantId: string, clientId: string): Promise<ClientRow | null> {
-    const rows: Array<Record<string, unknown>> = await this.dataSource.query(
-      `SELECT c.id, c.client_id, c.state, c.owner_user_id, u.status AS owner_status, u.roles AS owner_roles
-         FROM api_clients c LEFT JOIN users u ON u.id = c.owner_user_id AND u.tenant_id = c.tenant_id
-        WHERE c.tenant_id = $1 AND c.client_id = $2`,
-      [tenantId, clientId],
-    );
+  /** The client with its owner, usable secrets, grants and throttle state, or null. `clientId` is a lower-case UUID. */
+  async findSnapshot(tenantId: string, clientId: string): Promise<ClientSnapshot | null> {
+    const rows: SnapshotRecord[] = await this.dataSource.query(SNAPSHOT_SQL, [tenantId, clientId]);
     const row = rows[0];
     if (!row) return null;
-    return {
-      id: row.id as string,
-      clientId: row.client_id as string,
-      state: row.state as ClientState,
-      ownerUserId: (row.owner_user_id as string | null) ?? null,
-      ownerStatus: (row.owner_status as UserStatus | null) ?? null,
-      ownerRoles: (row.owner_roles as Role[] | null) ?? [],
-    };
-  }
-
-  /** Secrets not revoked (expired ones included, so that an expired secret is told apart). */
-  async findUsableSecrets(tenantId: string, apiClientId: string): Promise<SecretRow[]> {
-    const rows: Array<{ secret_hash: Buffer; expires_at: Date }> = await this.dataSource.query(
-      `SELECT secret_hash, expires_at FROM client_secrets
-        WHERE tenant_id = $1 AND api_client_id = $2 AND revoked_at IS NULL`,
-      [tenantId, apiClientId],
-    );
-    return rows.map((row) => ({ hash: row.secret_hash, expiresAt: new Date(row.expires_at) }));
-  }
-
-  /** Granted scope values by API id. */
-  async findGrants(tenantId: string, apiClientId: string): Promise<Map<string, string[]>> {
-    const rows: Array<{ api_id: string; value: string }> = await this.dataSource.query(
-      `SELECT s.api_id, s.value FROM client_scope_grants g JOIN api_scopes s ON s.id = g.scope_id
-        WHERE g.tenant_id = $1 AND g.api_client_id = $2 ORDER BY s.value`,
-      [tenantId, apiClientId],
-    );
     const grants = new Map<string, string[]>();
-    for (const row of rows) grants.set(row.api_id, [...(grants.get(row.api_id) ?? []), row.value]);
-    return grants;
-  }
-
-  async findBlockedUntil(tenantId: string, clientId: string): Promise<Date | null> {
-    const rows: Array<{ blocked_until: Date | null }> = await this.dataSource.query(
-      `SELECT blocked_until FROM client_auth_throttles WHERE tenant_id = $1 AND client_id = $2`,
-      [tenantId, clientId],
-    );
-    return rows[0]?.blocked_until ? new Date(rows[0].blocked_until) : null;
+    for (const grant of row.grants) grants.set(grant.apiId, [...(grants.get(grant.apiId) ?? []), grant.value]);
+    return {
+      client: {
+        id: row.id,
+        clientId: row.client_id,
+        state: row.state,
+        ownerUserId: row.owner_user_id ?? null,
+        ownerStatus: row.owner_status ?? null,
+        ownerRoles: row.owner_roles ?? [],
+      },
+      secrets: row.secrets.map((s) => ({ hash: Buffer.from(s.hash, 'base64'), expiresAt: new Date(s.expiresAt) })),
+      grants,
+      blockedUntil: row.blocked_until ? new Date(row.blocked_until) : null,
+    };
   }
 
   /** An API by identifier URI or by app id, with its scope values. */
@@ -91,20 +99,32 @@ export class ClientCredentialsRepository {
       await this.dataSource.query(
         `SELECT a.id, a.app_id, a.identifier, a.built_in,
                 ARRAY(SELECT s.value FROM api_scopes s WHERE s.api_id = a.id ORDER BY s.value) AS scopes
-           FROM apis a WHERE a.tenant_id = $1 AND (a.identifier = $2 OR a.app_id::text = $3)`,
+           FROM apis a WHERE a.tenant_id = $1 AND (a.identifier = $2 OR a.app_id::text = $3)
+          ORDER BY (a.identifier = $2) DESC NULLS LAST LIMIT 1`,
         [tenantId, resource.identifier ?? null, resource.appId ?? null],
       );
     const row = rows[0];
     if (!row) return null;
-    return { id: row.id, appId: row.app_id, identifier: row.identifier, builtIn: row.built_in, scopes: row.scopes ?? [] };
+    return {
+      id: row.id,
+      appId: row.app_id,
+      identifier: row.identifier,
+      builtIn: row.built_in,
+      scopes: row.scopes ?? [],
+    };
   }
 
   /**
    * Counts one failed authentication in ONE atomic upsert, so parallel failures on any number of
    * replicas are counted exactly. The `limit`-th failure of a window blocks the client id until
-   * the window ends.
+   * the window ends; a new window starts with the first failure after it.
    */
-  async recordFailure(tenantId: string, clientId: string, windowSeconds: number, limit: number): Promise<ThrottleResult> {
+  async recordFailure(
+    tenantId: string,
+    clientId: string,
+    windowSeconds: number,
+    limit: number,
+  ): Promise<ThrottleResult> {
     const rows: Array<{ failures: number; blocked_until: Date | null }> = await this.dataSource.query(
       `INSERT INTO client_auth_throttles AS t (tenant_id, client_id, failures, window_started_at, blocked_until)
        VALUES ($1, $2, 1, now(), CASE WHEN $4::int <= 1 THEN now() + make_interval(secs => $3) END)
@@ -119,5 +139,19 @@ export class ClientCredentialsRepository {
     );
     const row = rows[0]!;
     return { failures: row.failures, blockedUntil: row.blocked_until ? new Date(row.blocked_until) : null };
+  }
+
+  /** Drops throttle rows whose window and block are over (unknown client ids pile up otherwise). */
+  async purgeStaleThrottles(windowSeconds: number): Promise<number> {
+    const rows: Array<{ purged: number }> = await this.dataSource.query(
+      `WITH purged AS (
+         DELETE FROM client_auth_throttles
+          WHERE window_started_at < now() - make_interval(secs => $1)
+            AND (blocked_until IS NULL OR blocked_until < now())
+         RETURNING 1)
+       SELECT count(*)::int AS purged FROM purged`,
+      [windowSeconds],
+    );
+    return rows[0]?.purged ?? 0;
   }
 }

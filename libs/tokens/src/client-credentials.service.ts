@@ -4,9 +4,9 @@ import { SignJWT } from 'jose';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import type { Tenant } from '@gatehouse/tenants';
 import { ClientAuthenticator } from './client-authenticator.js';
-import type { ApiRow } from './client-credentials.repository.js';
-import { type ClientSnapshot, CredentialDirectory } from './credential-directory.js';
-import { grantedScopes, parseScopeParameter } from './scope-request.js';
+import type { ApiRow, ClientSnapshot } from './client-credentials.repository.js';
+import { CredentialDirectory } from './credential-directory.js';
+import { assertMayRequest, grantedScopes, parseScopeParameter } from './scope-request.js';
 import { SigningKeyService, issuerOf } from './signing-key.service.js';
 import { TokenRequestError, TokenRequestErrorCode } from './token-request.errors.js';
 
@@ -64,8 +64,14 @@ export class ClientCredentialsService {
     const clientId = required('client_id', input.clientId);
     const clientSecret = required('client_secret', input.clientSecret);
     const request = parseScopeParameter(required('scope', input.scope));
-    const snapshot = await this.authenticator.authenticate({ tenantId: tenant.id, clientId, clientSecret, basic: input.basic });
+    const snapshot = await this.authenticator.authenticate({
+      tenantId: tenant.id,
+      clientId,
+      clientSecret,
+      basic: input.basic,
+    });
     const api = await this.directory.api(tenant.id, request.resource);
+    assertMayRequest(api, snapshot);
     if (!api) {
       throw new TokenRequestError(
         TokenRequestErrorCode.InvalidScope,

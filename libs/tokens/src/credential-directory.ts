@@ -2,47 +2,56 @@ import { Injectable } from '@nestjs/common';
 import { ChangeListener } from '@gatehouse/database';
 import { type Tenant, TenantService } from '@gatehouse/tenants';
 import { ChangeAwareCache } from './change-aware-cache.js';
-import { type ApiRow, type ClientRow, ClientCredentialsRepository, type SecretRow } from './client-credentials.repository.js';
-
-/** Everything the token endpoint needs to know about one client, cached per (tenant, client id). */
-export interface ClientSnapshot {
-  client: ClientRow;
-  secrets: SecretRow[];
-  /** Granted scope values by API id. */
-  grants: Map<string, string[]>;
-  blockedUntil: Date | null;
-}
+import { type ApiRow, ClientCredentialsRepository, type ClientSnapshot } from './client-credentials.repository.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The form a client id is counted, cached and looked up under: a UUID in lower case, else as given. */
+export function canonicalClientId(clientId: string): string {
+  return UUID.test(clientId) ? clientId.toLowerCase() : clientId.slice(0, 256);
+}
+
+const FIVE_MINUTES = 5 * 60_000;
 
 /**
  * Cached reads of the hot path. Entries are dropped on change events (client: by client id;
  * user: the tenant's clients, since an owner's roles or status changed; tenant: everything of the
- * tenant) and bypassed while the change listener is disconnected. Tenant and API misses are not cached.
+ * tenant) and bypassed while the change listener is disconnected.
  */
 @Injectable()
 export class CredentialDirectory {
   private readonly tenants: ChangeAwareCache<Tenant | null>;
   private readonly apis: ChangeAwareCache<ApiRow | null>;
   private readonly clients: ChangeAwareCache<ClientSnapshot | null>;
+  /** Client ids that name no client: kept apart and bounded, so a spray of random ids cannot flush the real ones. */
+  private readonly unknownClients: ChangeAwareCache<true>;
 
   constructor(
     private readonly tenantService: TenantService,
     private readonly repository: ClientCredentialsRepository,
     listener: ChangeListener,
   ) {
-    this.tenants = new ChangeAwareCache(listener, { kinds: ['tenant'], ttlMs: 5 * 60_000, dropAllOnChange: true });
+    const byClientId = (key: string, event: { kind: string; id: string }) =>
+      event.kind === 'user' || key.endsWith(`|${event.id}`);
+    this.tenants = new ChangeAwareCache(listener, { kinds: ['tenant'], ttlMs: FIVE_MINUTES, dropAllOnChange: true });
     this.apis = new ChangeAwareCache(listener, { kinds: ['tenant'], ttlMs: 60_000 });
     this.clients = new ChangeAwareCache(listener, {
       kinds: ['client', 'user'],
-      ttlMs: 5 * 60_000,
-      matches: (key, event) => event.kind === 'user' || key.endsWith(`|${event.id}`),
+      ttlMs: FIVE_MINUTES,
+      matches: byClientId,
+    });
+    this.unknownClients = new ChangeAwareCache(listener, {
+      kinds: ['client'],
+      ttlMs: 60_000,
+      matches: byClientId,
+      maxEntries: 10_000,
     });
   }
 
+  /** A tenant by id or slug (both case-insensitive); unknown ones are not remembered. */
   async tenant(idOrSlug: string): Promise<Tenant | null> {
     const key = idOrSlug.toLowerCase();
-    const found = await this.tenants.get(key, '', () => this.tenantService.findByIdOrSlug(idOrSlug));
+    const found = await this.tenants.get(key, '', () => this.tenantService.findByIdOrSlug(key));
     if (!found) this.tenants.forget(key);
     return found;
   }
@@ -54,25 +63,22 @@ export class CredentialDirectory {
     return found;
   }
 
+  /**
+   * The client's snapshot, or null. Misses are remembered too (creating a client announces it,
+   * which drops the entry), so an unknown client costs what a known one with a wrong secret does.
+   */
   async client(tenantId: string, clientId: string): Promise<ClientSnapshot | null> {
     if (!UUID.test(clientId)) return null;
-    const key = `${tenantId}|${clientId.toLowerCase()}`;
-    // Misses are cached too (client ids are random UUIDs; creating one announces it, which drops
-    // the entry), so an unknown client costs the same as a known one with a wrong secret.
-    return this.clients.get(key, tenantId, () => this.loadClient(tenantId, clientId.toLowerCase()));
-  }
-
-  private async loadClient(tenantId: string, clientId: string): Promise<ClientSnapshot | null> {
-    const [client, blockedUntil] = await Promise.all([
-      this.repository.findClient(tenantId, clientId),
-      this.repository.findBlockedUntil(tenantId, clientId),
-    ]);
-    if (!client) return null;
-    const [secrets, grants] = await Promise.all([
-      this.repository.findUsableSecrets(tenantId, client.id),
-      this.repository.findGrants(tenantId, client.id),
-    ]);
-    return { client, secrets, grants, blockedUntil };
+    const id = clientId.toLowerCase();
+    const key = `${tenantId}|${id}`;
+    if (this.unknownClients.has(key)) return null;
+    const version = this.unknownClients.version;
+    const found = await this.clients.get(key, tenantId, () => this.repository.findSnapshot(tenantId, id));
+    if (!found) {
+      this.clients.forget(key);
+      this.unknownClients.remember(key, tenantId, true, version);
+    }
+    return found;
   }
 }
 

@@ -1,6 +1,5 @@
 import { type Role, permissionsOf } from '@gatehouse/accounts';
-import type { ApiRow } from './client-credentials.repository.js';
-import type { ClientSnapshot } from './credential-directory.js';
+import type { ApiRow, ClientSnapshot } from './client-credentials.repository.js';
 import { TokenRequestError, TokenRequestErrorCode } from './token-request.errors.js';
 
 export const DEFAULT_SCOPE = '.default';
@@ -51,6 +50,28 @@ export function availableScopes(api: ApiRow, snapshot: ClientSnapshot): string[]
   return permissionsOf(ownerRoles as Role[]).filter((permission) => exposed.has(permission));
 }
 
+/** The client holds some scope somewhere: a direct grant, or admin scopes through an active owner's roles. */
+export function hasAnyGrant(snapshot: ClientSnapshot): boolean {
+  const { ownerUserId, ownerStatus, ownerRoles } = snapshot.client;
+  return snapshot.grants.size > 0 || (Boolean(ownerUserId) && ownerStatus === 'active' && ownerRoles.length > 0);
+}
+
+/**
+ * `unauthorized_client` when the client may not ask for tokens yet: it awaits its scopes, or holds
+ * none at all. An operator's client (its owner's roles give it admin scopes) may always ask for the
+ * admin API; for the admin API a client without such scopes gets `invalid_scope` instead.
+ */
+export function assertMayRequest(api: ApiRow | null, snapshot: ClientSnapshot): void {
+  const admin = api?.builtIn === true;
+  if (admin && availableScopes(api, snapshot).length > 0) return;
+  if (snapshot.client.state === 'awaiting_scopes' || (!admin && !hasAnyGrant(snapshot))) {
+    throw new TokenRequestError(
+      TokenRequestErrorCode.UnauthorizedClient,
+      `Application '${snapshot.client.clientId}' is not assigned to a role for any application.`,
+    );
+  }
+}
+
 /** The scope values a token for this request carries: all granted for `.default`, else exactly those asked. */
 export function grantedScopes(request: ScopeRequest, api: ApiRow, snapshot: ClientSnapshot): string[] {
   const available = availableScopes(api, snapshot);
@@ -59,8 +80,10 @@ export function grantedScopes(request: ScopeRequest, api: ApiRow, snapshot: Clie
     return [...available].sort();
   }
   for (const value of request.values) {
-    if (!api.scopes.includes(value)) throw invalidScope(`The scope '${value.slice(0, 200)}' does not exist on '${api.identifier}'.`);
-    if (!available.includes(value)) throw invalidScope(`The scope '${value}' of '${api.identifier}' is not granted to this client.`);
+    if (!api.scopes.includes(value))
+      throw invalidScope(`The scope '${value.slice(0, 200)}' does not exist on '${api.identifier}'.`);
+    if (!available.includes(value))
+      throw invalidScope(`The scope '${value}' of '${api.identifier}' is not granted to this client.`);
   }
   return [...request.values].sort();
 }

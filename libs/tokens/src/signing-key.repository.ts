@@ -1,7 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import type { SigningAlgorithm } from '@gatehouse/tenants';
 import { SigningKey } from './signing-key.entity.js';
+
+/** A tenant's key claimed by a rotation sweep (row-locked until the sweep's transaction ends). */
+export interface ClaimedKey {
+  tenantId: string;
+  algorithm: SigningAlgorithm;
+}
 
 /** Queries on `signing_keys`, nothing else. */
 @Injectable()
@@ -16,6 +23,10 @@ export class SigningKeyRepository {
       .addSelect('k.privateKeyEncrypted')
       .where('k.tenantId = :tenantId AND k.status = :status', { tenantId, status: 'active' })
       .getOne();
+  }
+
+  findNext(em: EntityManager, tenantId: string): Promise<SigningKey | null> {
+    return em.getRepository(SigningKey).findOne({ where: { tenantId, status: 'next' }, order: { createdAt: 'DESC' } });
   }
 
   /** Keys a verifier may meet: active, next, and retired ones still within their publication. */
@@ -38,6 +49,24 @@ export class SigningKeyRepository {
       .execute();
   }
 
+  async activate(em: EntityManager, id: string, at: Date): Promise<void> {
+    await em.getRepository(SigningKey).update({ id }, { status: 'active', activatedAt: at });
+  }
+
+  /** Deletes the tenant's pre-published keys (they never signed anything). */
+  async deleteNext(em: EntityManager, tenantId: string): Promise<void> {
+    await em.getRepository(SigningKey).delete({ tenantId, status: 'next' });
+  }
+
+  /** Deletes retired keys no longer published: nothing they signed can still be valid. */
+  async deleteUnpublished(): Promise<number> {
+    const rows: Array<{ deleted: number }> = await this.dataSource.query(
+      `WITH deleted AS (DELETE FROM signing_keys WHERE status = 'retired' AND publish_until < now() RETURNING 1)
+       SELECT count(*)::int AS deleted FROM deleted`,
+    );
+    return rows[0]?.deleted ?? 0;
+  }
+
   insert(em: EntityManager, values: Partial<SigningKey>): Promise<SigningKey> {
     const repository = em.getRepository(SigningKey);
     return repository.save(repository.create(values));
@@ -48,22 +77,32 @@ export class SigningKeyRepository {
     await em.query(`SELECT pg_advisory_xact_lock(hashtext('gatehouse:signing-keys'), hashtext($1))`, [tenantId]);
   }
 
-  /** One rotation sweep at a time across all workers; false when another worker holds it. */
-  async tryLockRotation(em: EntityManager): Promise<boolean> {
-    const rows: Array<{ locked: boolean }> = await em.query(
-      `SELECT pg_try_advisory_xact_lock(hashtext('gatehouse:key-rotation')) AS locked`,
-    );
-    return rows[0]?.locked === true;
+  /**
+   * One active key activated before `cutoff`, row-locked; keys another worker holds are skipped
+   * (`SKIP LOCKED`), so several workers share a sweep and never roll the same key twice.
+   */
+  claimActiveOlderThan(em: EntityManager, cutoff: Date): Promise<ClaimedKey | null> {
+    return this.claim(em, cutoff, '');
   }
 
-  /** Tenants whose active key was activated before `activatedBefore`, oldest first. */
-  async findDueTenants(em: EntityManager, activatedBefore: Date, limit: number): Promise<Array<{ tenantId: string; algorithm: string }>> {
-    const rows: Array<{ tenant_id: string; signing_algorithm: string }> = await em.query(
-      `SELECT k.tenant_id, t.signing_algorithm FROM signing_keys k JOIN tenants t ON t.id = k.tenant_id
-        WHERE k.status = 'active' AND COALESCE(k.activated_at, k.created_at) < $1
-        ORDER BY COALESCE(k.activated_at, k.created_at) LIMIT $2`,
-      [activatedBefore, limit],
+  /** Like {@link claimActiveOlderThan}, among tenants that have no pre-published `next` key yet. */
+  claimActiveWithoutNext(em: EntityManager, cutoff: Date): Promise<ClaimedKey | null> {
+    return this.claim(
+      em,
+      cutoff,
+      `AND NOT EXISTS (SELECT 1 FROM signing_keys n WHERE n.tenant_id = k.tenant_id AND n.status = 'next')`,
     );
-    return rows.map((row) => ({ tenantId: row.tenant_id, algorithm: row.signing_algorithm }));
+  }
+
+  private async claim(em: EntityManager, cutoff: Date, condition: string): Promise<ClaimedKey | null> {
+    const rows: Array<{ tenant_id: string; signing_algorithm: SigningAlgorithm }> = await em.query(
+      `SELECT k.tenant_id, t.signing_algorithm FROM signing_keys k JOIN tenants t ON t.id = k.tenant_id
+        WHERE k.status = 'active' AND COALESCE(k.activated_at, k.created_at) < $1 ${condition}
+        ORDER BY COALESCE(k.activated_at, k.created_at) LIMIT 1
+        FOR UPDATE OF k SKIP LOCKED`,
+      [cutoff],
+    );
+    const row = rows[0];
+    return row ? { tenantId: row.tenant_id, algorithm: row.signing_algorithm } : null;
   }
 }

@@ -6,11 +6,11 @@ import { DataSource, EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { KeyEncryptor } from '@gatehouse/crypto';
 import { ChangeListener, announceChange } from '@gatehouse/database';
-import { type SigningAlgorithm, TenantService } from '@gatehouse/tenants';
+import { MAX_TOKEN_LIFETIME_SECONDS, type SigningAlgorithm, TenantService } from '@gatehouse/tenants';
 import { ChangeAwareCache } from './change-aware-cache.js';
 import { generateSigningKey, privateKeyFromDer, publicKeyFromJwk, publicMembers } from './key-material.js';
 import { SigningKey } from './signing-key.entity.js';
-import { SigningKeyRepository } from './signing-key.repository.js';
+import { type ClaimedKey, SigningKeyRepository } from './signing-key.repository.js';
 import { AccessTokenError, AccessTokenErrorCode } from './token.errors.js';
 
 export interface Signer {
@@ -31,6 +31,10 @@ interface PublishedKey {
 
 /** Default age after which the scheduler rolls a tenant's active key. */
 export const DEFAULT_SIGNING_KEY_MAX_AGE_MS = 30 * 24 * 3600 * 1000;
+/** How long before it signs anything a `next` key is published, so verifiers' JWKS caches know it. */
+export const DEFAULT_SIGNING_KEY_PREPUBLISH_MS = 2 * 24 * 3600 * 1000;
+/** Clock skew verifiers are allowed; a retired key stays published this much longer. */
+const PUBLISH_SKEW_SECONDS = 300;
 const ROTATION_BATCH = 100;
 
 /** The issuer of a tenant's tokens, exactly as discovery announces it. */
@@ -55,7 +59,9 @@ export class SigningKeyService {
   ) {
     this.signers = new ChangeAwareCache(listener, { kinds: ['keys'], ttlMs: 5 * 60_000 });
     this.published = new ChangeAwareCache(listener, { kinds: ['keys'], ttlMs: 60_000 });
-    tenants.onAlgorithmChange((em, tenant) => this.rollover(em, tenant.id, tenant.signingAlgorithm).then(() => undefined));
+    tenants.onAlgorithmChange((em, tenant) =>
+      this.rollover(em, tenant.id, tenant.signingAlgorithm).then(() => undefined),
+    );
   }
 
   /** The tenant's active key, created (or replaced, when its algorithm differs) if need be. */
@@ -66,25 +72,41 @@ export class SigningKeyService {
     return this.rollover(em, tenantId, alg);
   }
 
-  /** A new key becomes active at once; the previous one is retired but published until its tokens expire. */
+  /**
+   * A new key becomes active at once (the pre-published `next` key when it has this algorithm);
+   * the previous active key is retired but stays published until every token it signed expired.
+   * Token lifetimes are at most {@link MAX_TOKEN_LIFETIME_SECONDS} whatever the tenant's setting
+   * was when they were issued, so that bound (plus clock skew) is how long it stays.
+   */
   async rollover(em: EntityManager, tenantId: string, alg: SigningAlgorithm): Promise<SigningKey> {
     await this.keys.lockTenantKeys(em, tenantId);
-    const tenant = await this.tenants.getById(tenantId, em);
-    const publishUntil = new Date(Date.now() + (tenant.extAccessTokenLifetimeSeconds + 300) * 1000);
-    await this.keys.retireActive(em, tenantId, publishUntil);
-    const generated = await generateSigningKey(alg);
-    const key = await this.keys.insert(em, {
+    const now = new Date();
+    await this.keys.retireActive(
+      em,
       tenantId,
-      kid: generated.kid,
-      algorithm: alg,
-      status: 'active',
-      publicJwk: generated.publicJwk,
-      privateKeyEncrypted: this.encryptor.encrypt(generated.privateKeyDer, generated.kid),
-      activatedAt: new Date(),
-    });
+      new Date(now.getTime() + (MAX_TOKEN_LIFETIME_SECONDS + PUBLISH_SKEW_SECONDS) * 1000),
+    );
+    const next = await this.keys.findNext(em, tenantId);
+    if (next && next.algorithm === alg) {
+      await this.keys.activate(em, next.id, now);
+    } else {
+      await this.keys.deleteNext(em, tenantId);
+      await this.createKey(em, tenantId, alg, 'active', now);
+    }
     await announceChange(em, 'keys', tenantId, '*');
-    this.logger.log(`signing key ${generated.kid} (${alg}) active for tenant ${tenantId}`);
-    return key;
+    const active = await this.keys.findActiveWithPrivateKey(tenantId, em);
+    this.logger.log(`signing key ${active!.kid} (${alg}) active for tenant ${tenantId}`);
+    return active!;
+  }
+
+  /** Publishes the key that the next rollover activates, unless one is already published. */
+  async prepublishNext(em: EntityManager, tenantId: string, alg: SigningAlgorithm): Promise<void> {
+    await this.keys.lockTenantKeys(em, tenantId);
+    const next = await this.keys.findNext(em, tenantId);
+    if (next?.algorithm === alg) return;
+    await this.keys.deleteNext(em, tenantId);
+    await this.createKey(em, tenantId, alg, 'next', null);
+    await announceChange(em, 'keys', tenantId, '*');
   }
 
   /** The key that signs the tenant's tokens now; cached until a key or tenant change. */
@@ -104,7 +126,8 @@ export class SigningKeyService {
     const resolve: JWTVerifyGetKey = (header) => {
       const match = published.find((entry) => entry.jwk.kid === header.kid);
       if (!match) throw new AccessTokenError(AccessTokenErrorCode.UnknownKey, 'token signed by an unknown key');
-      if (header.alg !== match.alg) throw new AccessTokenError(AccessTokenErrorCode.InvalidSignature, 'algorithm mismatch');
+      if (header.alg !== match.alg)
+        throw new AccessTokenError(AccessTokenErrorCode.InvalidSignature, 'algorithm mismatch');
       return match.key;
     };
     try {
@@ -122,20 +145,73 @@ export class SigningKeyService {
   }
 
   /**
-   * Rolls every active key older than `maxAgeMs`. Takes a transaction-scoped advisory lock first:
-   * when another worker is already rotating, returns 0 without doing anything.
+   * The scheduled rotation: every active key older than `maxAgeMs` is rolled (its pre-published
+   * `next` key takes over), every tenant whose key is due within `prepublishMs` gets a `next` key
+   * in its JWKS, and retired keys past their publication are deleted. Each key is handled in its
+   * own short transaction on a row claimed with `FOR UPDATE SKIP LOCKED`, so several workers share
+   * the sweep and never do the same key twice. Returns the number of keys rolled.
    */
-  async rotateDueKeys(maxAgeMs = DEFAULT_SIGNING_KEY_MAX_AGE_MS): Promise<number> {
-    return this.dataSource.transaction(async (em) => {
-      if (!(await this.keys.tryLockRotation(em))) return 0;
-      const due = await this.keys.findDueTenants(em, new Date(Date.now() - maxAgeMs), ROTATION_BATCH);
-      for (const { tenantId, algorithm } of due) await this.rollover(em, tenantId, algorithm as SigningAlgorithm);
-      return due.length;
+  async rotateDueKeys(
+    maxAgeMs = DEFAULT_SIGNING_KEY_MAX_AGE_MS,
+    prepublishMs = Math.min(DEFAULT_SIGNING_KEY_PREPUBLISH_MS, maxAgeMs / 2),
+  ): Promise<number> {
+    const started = Date.now();
+    const rollCutoff = new Date(started - maxAgeMs);
+    const prepublishCutoff = new Date(started - Math.max(0, maxAgeMs - prepublishMs));
+    const rolled = await this.sweep(
+      (em) => this.keys.claimActiveOlderThan(em, rollCutoff),
+      (em, key) => this.rollover(em, key.tenantId, key.algorithm),
+    );
+    await this.sweep(
+      (em) => this.keys.claimActiveWithoutNext(em, prepublishCutoff),
+      (em, key) => this.prepublishNext(em, key.tenantId, key.algorithm),
+    );
+    await this.keys.deleteUnpublished();
+    return rolled;
+  }
+
+  /** Claims and handles one key per transaction, at most {@link ROTATION_BATCH} per run. */
+  private async sweep(
+    claim: (em: EntityManager) => Promise<ClaimedKey | null>,
+    handle: (em: EntityManager, key: ClaimedKey) => Promise<unknown>,
+  ): Promise<number> {
+    let handled = 0;
+    while (handled < ROTATION_BATCH) {
+      const done = await this.dataSource.transaction(async (em) => {
+        const key = await claim(em);
+        if (key) await handle(em, key);
+        return key !== null;
+      });
+      if (!done) break;
+      handled++;
+    }
+    return handled;
+  }
+
+  private async createKey(
+    em: EntityManager,
+    tenantId: string,
+    alg: SigningAlgorithm,
+    status: 'active' | 'next',
+    activatedAt: Date | null,
+  ): Promise<SigningKey> {
+    const generated = await generateSigningKey(alg);
+    return this.keys.insert(em, {
+      tenantId,
+      kid: generated.kid,
+      algorithm: alg,
+      status,
+      publicJwk: generated.publicJwk,
+      privateKeyEncrypted: this.encryptor.encrypt(generated.privateKeyDer, generated.kid),
+      activatedAt,
     });
   }
 
   private async loadSigner(tenantId: string): Promise<Signer> {
-    const [tenant, active] = await Promise.all([this.tenants.getById(tenantId), this.keys.findActiveWithPrivateKey(tenantId)]);
+    const [tenant, active] = await Promise.all([
+      this.tenants.getById(tenantId),
+      this.keys.findActiveWithPrivateKey(tenantId),
+    ]);
     let key = active;
     // No key yet, or the algorithm was changed by an app that does not load this module: roll one in.
     if (!key || key.algorithm !== tenant.signingAlgorithm) {
@@ -159,7 +235,8 @@ export class SigningKeyService {
 
 function toAccessTokenError(error: unknown): AccessTokenError {
   if (error instanceof AccessTokenError) return error;
-  if (error instanceof joseErrors.JWTExpired) return new AccessTokenError(AccessTokenErrorCode.Expired, 'token expired');
+  if (error instanceof joseErrors.JWTExpired)
+    return new AccessTokenError(AccessTokenErrorCode.Expired, 'token expired');
   if (error instanceof joseErrors.JWTClaimValidationFailed) {
     return new AccessTokenError(AccessTokenErrorCode.InvalidClaims, `claim check failed: ${error.claim}`);
   }

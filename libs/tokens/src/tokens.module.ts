@@ -18,6 +18,6 @@ import { SigningKeyService } from './signing-key.service.js';
     ClientAuthenticator,
     ClientCredentialsService,
   ],
-  exports: [SigningKeyService, ClientCredentialsService, TenantsModule],
+  exports: [SigningKeyService, ClientCredentialsService, ClientAuthenticator, TenantsModule],
 })
 export class TokensModule {}

@@ -5,7 +5,10 @@ import { AccountError, AccountErrorCode } from '@gatehouse/accounts';
 import { ApiError, ApiErrorCode } from '@gatehouse/apis';
 import { InvalidCursorError } from '@gatehouse/audit';
 import { ClientError, ClientErrorCode } from '@gatehouse/clients';
-import { isDatabaseUnavailable } from '@gatehouse/database';
+import { isDatabaseUnavailable, isUnstorableText } from '@gatehouse/database';
+import { DocError, DocErrorCode } from '@gatehouse/docs';
+import { InvitationError, InvitationErrorCode } from '@gatehouse/invitations';
+import { MailError, MailErrorCode } from '@gatehouse/mail';
 import { TenantError, TenantErrorCode } from '@gatehouse/tenants';
 import { AuthError, AuthErrorCode } from '../auth/auth.errors.js';
 import { type Problem, ValidationFailedError, problem, sendProblem } from './problem.js';
@@ -17,7 +20,11 @@ function unmapped(code: never): never {
 export function accountStatus(code: AccountErrorCode): number {
   switch (code) {
     case AccountErrorCode.NotFound:
+    case AccountErrorCode.LinkNotFound:
       return 404;
+    case AccountErrorCode.LinkUsed:
+    case AccountErrorCode.LinkExpired:
+      return 410;
     case AccountErrorCode.UsernameTaken:
       return 409;
     case AccountErrorCode.RolesRequireAdministrator:
@@ -82,6 +89,52 @@ export function tenantStatus(code: TenantErrorCode): number {
   }
 }
 
+export function docStatus(code: DocErrorCode): number {
+  switch (code) {
+    case DocErrorCode.NotFound:
+    case DocErrorCode.AccessNotFound:
+      return 404;
+    case DocErrorCode.SlugTaken:
+      return 409;
+    default:
+      return unmapped(code);
+  }
+}
+
+export function invitationStatus(code: InvitationErrorCode): number {
+  switch (code) {
+    case InvitationErrorCode.NotFound:
+      return 404;
+    case InvitationErrorCode.UserNotFound:
+    case InvitationErrorCode.UnknownSections:
+    case InvitationErrorCode.InvalidExpiry:
+      return 400;
+    case InvitationErrorCode.NotPending:
+      return 409;
+    case InvitationErrorCode.Expired:
+    case InvitationErrorCode.Revoked:
+    case InvitationErrorCode.AlreadyAccepted:
+      return 410;
+    case InvitationErrorCode.WrongUser:
+      return 403;
+    default:
+      return unmapped(code);
+  }
+}
+
+export function mailStatus(code: MailErrorCode): number {
+  switch (code) {
+    case MailErrorCode.InvalidAddress:
+      return 400;
+    case MailErrorCode.NotFound:
+      return 404;
+    case MailErrorCode.NotRetryable:
+      return 409;
+    default:
+      return unmapped(code);
+  }
+}
+
 export function authStatus(code: AuthErrorCode): number {
   switch (code) {
     case AuthErrorCode.Unauthorized:
@@ -118,6 +171,12 @@ export class ProblemFilter implements ExceptionFilter {
     if (error instanceof AccountError) return problem(accountStatus(error.code), error.code, error.message);
     if (error instanceof ApiError) return problem(apiStatus(error.code), error.code, error.message);
     if (error instanceof TenantError) return problem(tenantStatus(error.code), error.code, error.message);
+    if (error instanceof DocError) return problem(docStatus(error.code), error.code, error.message);
+    if (error instanceof MailError) return problem(mailStatus(error.code), error.code, error.message);
+    if (error instanceof InvitationError) {
+      const errors = error.items.map((item) => ({ field: 'sections', message: `unknown section: ${item}` }));
+      return problem(invitationStatus(error.code), error.code, error.message, errors.length ? { errors } : {});
+    }
     if (error instanceof InvalidCursorError) {
       return problem(400, error.code, error.message, { errors: [{ field: 'cursor', message: error.message }] });
     }
@@ -141,6 +200,9 @@ export class ProblemFilter implements ExceptionFilter {
     const errorId = randomUUID();
     // Name, message and stack only: driver errors carry query parameters, which may hold hashes.
     const logged = error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : { value: String(error) };
+    if (isUnstorableText(error)) {
+      return problem(400, 'invalid_characters', 'The request contains a character that cannot be stored (NUL).');
+    }
     if (isDatabaseUnavailable(error)) {
       this.logger.error({ errorId, requestId: req.id, error: logged }, 'database unavailable');
       return problem(503, 'service_unavailable', 'The service is temporarily unavailable.', { errorId });

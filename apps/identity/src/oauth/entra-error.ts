@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 import { TokenRequestErrorCode } from '@gatehouse/tokens';
 
 export interface EntraError {
@@ -11,6 +11,9 @@ export interface EntraError {
 
 /** Internal faults: Entra's generic AADSTS50000. */
 export const SERVER_ERROR: EntraError = { status: 500, error: 'server_error', code: 50000 };
+
+/** The database cannot be reached: AADSTS90033, "A transient error has occurred. Please try again." */
+export const UNAVAILABLE: EntraError = { status: 503, error: 'temporarily_unavailable', code: 90033 };
 
 /**
  * Every token request error code mapped to its HTTP answer, in one place. The `never` check makes
@@ -57,11 +60,18 @@ export function entraErrorFor(code: TokenRequestErrorCode): EntraError {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** The request's id (pino-http's, or the fast path's) when it is a UUID, else a fresh UUID. */
+export function traceIdOf(req: IncomingMessage): string {
+  const id: unknown = (req as IncomingMessage & { id?: unknown }).id;
+  return typeof id === 'string' && UUID.test(id) ? id.toLowerCase() : randomUUID();
+}
+
 /** MSAL's `client-request-id` (query or header) when it is a UUID, else a fresh one. */
-export function correlationIdOf(req: Request): string {
-  const fromQuery = req.query?.['client-request-id'];
-  const fromHeader = req.headers['client-request-id'];
-  for (const candidate of [fromQuery, fromHeader]) {
+export function correlationIdOf(req: IncomingMessage): string {
+  const url = req.url ?? '';
+  const query = url.indexOf('?');
+  const fromQuery = query < 0 ? null : new URLSearchParams(url.slice(query + 1)).get('client-request-id');
+  for (const candidate of [fromQuery, req.headers['client-request-id']]) {
     if (typeof candidate === 'string' && UUID.test(candidate)) return candidate.toLowerCase();
   }
   return randomUUID();

@@ -3,7 +3,8 @@ import { Controller, Get, Query } from '@nestjs/common';
 /** Short explanations behind each `error_uri` (`{PUBLIC_URL}/error?code=N`), as Entra's error lookup. */
 const DESCRIPTIONS: Record<number, string> = {
   900144: 'A required parameter is missing or empty.',
-  90014: 'The request is malformed: a parameter is repeated, the content type is not form-encoded, the body is too large or the Basic credentials are invalid.',
+  90014:
+    'The request is malformed: a parameter is repeated, the content type is not form-encoded, the body is too large or the Basic credentials are invalid.',
   900561: 'The token endpoint accepts only POST requests.',
   700054: 'This authority has no authorization endpoint; use the client credentials grant at the token endpoint.',
   90002: 'The tenant in the URL does not exist.',
@@ -17,6 +18,7 @@ const DESCRIPTIONS: Record<number, string> = {
   501051: 'No scope has been granted to this client yet.',
   50053: 'Too many failed authentications for this client id; wait for the time given in Retry-After.',
   50000: 'An internal error occurred; quote the trace id when reporting it.',
+  90033: 'The service is temporarily unavailable; retry after the time given in Retry-After.',
 };
 
 @Controller('error')

@@ -3,6 +3,7 @@ import { TokensModule } from '@gatehouse/tokens';
 import { DiscoveryController } from './discovery.controller.js';
 import { EntraErrorFilter } from './entra-error.filter.js';
 import { ErrorInfoController } from './error-info.controller.js';
+import { TokenErrorResponder } from './token-error.responder.js';
 import { TokenController } from './token.controller.js';
 import { TokenEndpoint } from './token.endpoint.js';
 
@@ -10,6 +11,6 @@ import { TokenEndpoint } from './token.endpoint.js';
 @Module({
   imports: [TokensModule],
   controllers: [TokenController, DiscoveryController, ErrorInfoController],
-  providers: [TokenEndpoint, EntraErrorFilter],
+  providers: [TokenEndpoint, TokenErrorResponder, EntraErrorFilter],
 })
 export class OAuthModule {}

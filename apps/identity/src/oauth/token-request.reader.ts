@@ -1,4 +1,4 @@
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 import { TokenRequestError, TokenRequestErrorCode, type TokenRequestInput } from '@gatehouse/tokens';
 
 export const MAX_TOKEN_BODY_BYTES = 16 * 1024;
@@ -8,34 +8,61 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 const malformed = (message: string) => new TokenRequestError(TokenRequestErrorCode.MalformedRequest, message);
 
 /** Reads the raw body (the identity app has no body parser), at most 16 KiB. */
-export async function readRawBody(req: Request): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_TOKEN_BODY_BYTES) {
-      req.unpipe();
-      throw malformed(`The request body exceeds ${MAX_TOKEN_BODY_BYTES} bytes.`);
-    }
-    chunks.push(chunk);
+export function readRawBody(req: IncomingMessage): Promise<string> {
+  if (Number(req.headers['content-length'] ?? 0) > MAX_TOKEN_BODY_BYTES) {
+    return Promise.reject(malformed(`The request body exceeds ${MAX_TOKEN_BODY_BYTES} bytes.`));
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_TOKEN_BODY_BYTES) return void chunks.push(chunk);
+      req.off('data', onData);
+      req.resume();
+      reject(malformed(`The request body exceeds ${MAX_TOKEN_BODY_BYTES} bytes.`));
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(Buffer.concat(chunks, size).toString('utf8')));
+    req.once('error', reject);
+  });
 }
 
-/** Parses the form; a parameter given twice is refused (RFC 6749 §3.1). */
+/**
+ * Parses the form; a parameter given twice is refused (RFC 6749 §3.1) and an empty one counts as
+ * missing. Parameters the endpoint does not know (MSAL's x-client-SKU, client_info…) are ignored.
+ */
 export function parseForm(body: string): Map<string, string> {
   const form = new Map<string, string>();
+  const seen = new Set<string>();
   for (const [name, value] of new URLSearchParams(body)) {
-    if (form.has(name)) throw malformed(`The request contains the parameter '${name.slice(0, 64)}' more than once.`);
-    form.set(name, value);
+    if (seen.has(name)) throw malformed(`The request contains the parameter '${name.slice(0, 64)}' more than once.`);
+    seen.add(name);
+    if (value !== '') form.set(name, value);
   }
   return form;
+}
+
+/** Credentials belong in the body or the Authorization header, never in a URL that proxies log. */
+const CREDENTIALS_IN_URL = new Set(['client_secret', 'client_assertion']);
+
+function refuseCredentialsInQuery(url: string): void {
+  const query = url.indexOf('?');
+  if (query < 0) return;
+  for (const name of new URLSearchParams(url.slice(query + 1)).keys()) {
+    if (CREDENTIALS_IN_URL.has(name.replace(/\[\]$/, '').toLowerCase())) {
+      throw malformed(
+        'Client credentials must be sent in the request body or the Authorization header, never in the URL.',
+      );
+    }
+  }
 }
 
 /** RFC 6749 §2.3.1 + Appendix B: base64 of form-urlencoded id ":" form-urlencoded secret. */
 export function parseBasic(header: string): { clientId: string; clientSecret: string } {
   const encoded = header.slice('basic '.length).trim();
-  if (!BASE64.test(encoded) || encoded.length === 0) throw malformed('The Authorization header is not valid Basic credentials.');
+  if (!BASE64.test(encoded) || encoded.length === 0)
+    throw malformed('The Authorization header is not valid Basic credentials.');
   const decoded = Buffer.from(encoded, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon < 0) throw malformed('The Authorization header is not valid Basic credentials.');
@@ -51,10 +78,8 @@ function formDecode(value: string): string {
 }
 
 /** The token request's parameters: form body plus, optionally, HTTP Basic client authentication. */
-export async function readTokenRequest(req: Request, tenant: string): Promise<TokenRequestInput> {
-  if (typeof req.query?.client_secret !== 'undefined') {
-    throw malformed('The client secret must be sent in the request body or the Authorization header, never in the URL.');
-  }
+export async function readTokenRequest(req: IncomingMessage, tenant: string): Promise<TokenRequestInput> {
+  refuseCredentialsInQuery(req.url ?? '');
   if (!FORM.test(req.headers['content-type'] ?? '')) {
     throw malformed(`The request body must be 'application/x-www-form-urlencoded'.`);
   }
@@ -69,7 +94,8 @@ export async function readTokenRequest(req: Request, tenant: string): Promise<To
     basic: false,
   };
   if (authorization === undefined) return input;
-  if (!/^basic /i.test(authorization)) throw malformed('Only Basic client authentication is accepted in the Authorization header.');
+  if (!/^basic /i.test(authorization))
+    throw malformed('Only Basic client authentication is accepted in the Authorization header.');
   const basic = parseBasic(authorization);
   if (input.clientSecret !== undefined) {
     throw malformed('The client must use only one authentication method: Basic and client_secret were both sent.');

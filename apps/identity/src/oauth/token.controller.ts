@@ -4,7 +4,10 @@ import { TokenRequestError, TokenRequestErrorCode } from '@gatehouse/tokens';
 import { EntraErrorFilter } from './entra-error.filter.js';
 import { TokenEndpoint } from './token.endpoint.js';
 
-/** `POST /{tenant}/oauth2/v2.0/token`; any other method gets Entra's 405. */
+/**
+ * `POST /{tenant}/oauth2/v2.0/token` (the fast path serves the exact path first; this route takes
+ * the variants Express also matches, such as a trailing slash); any other method gets Entra's 405.
+ */
 @Controller(':tenant/oauth2/v2.0')
 @UseFilters(EntraErrorFilter)
 export class TokenController {

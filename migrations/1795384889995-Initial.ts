@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from "typeorm";
 
-export class Initial1795379305548 implements MigrationInterface {
-    name = 'Initial1795379305548'
+export class Initial1795384889995 implements MigrationInterface {
+    name = 'Initial1795384889995'
 
     public async up(queryRunner: QueryRunner): Promise<void> {
         await queryRunner.query(`CREATE TABLE "tenants" ("id" uuid NOT NULL DEFAULT gen_random_uuid(), "slug" text NOT NULL, "display_name" text NOT NULL, "signing_algorithm" text NOT NULL DEFAULT 'RS256', "access_token_lifetime_seconds" integer NOT NULL DEFAULT '3599', "ext_access_token_lifetime_seconds" integer NOT NULL DEFAULT '3599', "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "updated_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "tenants_lifetimes_check" CHECK ("access_token_lifetime_seconds" BETWEEN 300 AND 86400 AND "ext_access_token_lifetime_seconds" >= "access_token_lifetime_seconds"), CONSTRAINT "tenants_signing_algorithm_check" CHECK ("signing_algorithm" IN ('RS256', 'ES256')), CONSTRAINT "PK_53be67a04681c66b87ee27c9321" PRIMARY KEY ("id"))`);
@@ -9,6 +9,26 @@ export class Initial1795379305548 implements MigrationInterface {
         await queryRunner.query(`CREATE TABLE "users" ("id" uuid NOT NULL DEFAULT gen_random_uuid(), "tenant_id" uuid NOT NULL, "username" text NOT NULL, "username_normalized" text NOT NULL, "email" text NOT NULL, "display_name" text NOT NULL, "roles" text array NOT NULL DEFAULT '{}', "status" text NOT NULL DEFAULT 'active', "password_hash" text, "must_change_password" boolean NOT NULL DEFAULT false, "failed_login_count" integer NOT NULL DEFAULT '0', "locked_until" TIMESTAMP WITH TIME ZONE, "password_changed_at" TIMESTAMP WITH TIME ZONE, "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "updated_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "users_status_check" CHECK ("status" IN ('active', 'disabled')), CONSTRAINT "PK_a3ffb1c0c8416b9fc6f907b7433" PRIMARY KEY ("id"))`);
         await queryRunner.query(`CREATE INDEX "users_tenant_created_idx" ON "users"  ("tenant_id", "created_at", "id") `);
         await queryRunner.query(`CREATE UNIQUE INDEX "users_tenant_username_key" ON "users"  ("tenant_id", "username_normalized") `);
+        await queryRunner.query(`CREATE TABLE "audit_events" ("id" uuid NOT NULL DEFAULT gen_random_uuid(), "tenant_id" uuid NOT NULL, "occurred_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "actor_type" text NOT NULL, "actor_id" text, "actor_client_id" text, "action" text NOT NULL, "target_type" text NOT NULL, "target_id" text, "details" jsonb NOT NULL DEFAULT '{}', "request_id" text, CONSTRAINT "PK_910f64d901a5c3e9878f0d4a407" PRIMARY KEY ("id"))`);
+        await queryRunner.query(`CREATE INDEX "audit_events_tenant_actor_idx" ON "audit_events"  ("tenant_id", "actor_id") `);
+        await queryRunner.query(`CREATE INDEX "audit_events_tenant_target_idx" ON "audit_events"  ("tenant_id", "target_id") `);
+        await queryRunner.query(`CREATE INDEX "audit_events_tenant_action_idx" ON "audit_events"  ("tenant_id", "action") `);
+        await queryRunner.query(`CREATE INDEX "audit_events_tenant_time_idx" ON "audit_events"  ("tenant_id", "occurred_at", "id") `);
+        await queryRunner.query(`CREATE TABLE "emails" ("id" uuid NOT NULL, "tenant_id" uuid NOT NULL, "to_address" text NOT NULL, "subject" text NOT NULL, "text_body" bytea NOT NULL, "html_body" bytea NOT NULL, "template" text NOT NULL, "status" text NOT NULL DEFAULT 'queued', "attempts" integer NOT NULL DEFAULT '0', "next_attempt_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "last_error" text, "locked_until" TIMESTAMP WITH TIME ZONE, "sent_at" TIMESTAMP WITH TIME ZONE, "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "emails_status_check" CHECK ("status" IN ('queued', 'sending', 'sent', 'failed', 'abandoned')), CONSTRAINT "PK_a54dcebef8d05dca7e839749571" PRIMARY KEY ("id"))`);
+        await queryRunner.query(`CREATE INDEX "emails_claimed_idx" ON "emails"  ("locked_until") WHERE "status" = 'sending'`);
+        await queryRunner.query(`CREATE INDEX "emails_due_idx" ON "emails"  ("next_attempt_at") WHERE "status" IN ('queued', 'failed')`);
+        await queryRunner.query(`CREATE INDEX "emails_tenant_created_idx" ON "emails"  ("tenant_id", "created_at", "id") `);
+        await queryRunner.query(`CREATE TABLE "account_links" ("id" uuid NOT NULL DEFAULT gen_random_uuid(), "tenant_id" uuid NOT NULL, "user_id" uuid NOT NULL, "purpose" text NOT NULL, "token_hash" bytea NOT NULL, "expires_at" TIMESTAMP WITH TIME ZONE NOT NULL, "used_at" TIMESTAMP WITH TIME ZONE, "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "account_links_purpose_check" CHECK ("purpose" IN ('activation', 'reset')), CONSTRAINT "PK_e03b1e79173941b176b58836ecd" PRIMARY KEY ("id"))`);
+        await queryRunner.query(`CREATE INDEX "account_links_user_idx" ON "account_links"  ("user_id") `);
+        await queryRunner.query(`CREATE UNIQUE INDEX "account_links_token_hash_key" ON "account_links"  ("token_hash") `);
+        await queryRunner.query(`CREATE TABLE "doc_sections" ("id" uuid NOT NULL DEFAULT gen_random_uuid(), "tenant_id" uuid NOT NULL, "slug" text NOT NULL, "title" text NOT NULL, "body" text NOT NULL, "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "updated_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "PK_f8b0251916293877fed243bb3b0" PRIMARY KEY ("id"))`);
+        await queryRunner.query(`CREATE UNIQUE INDEX "doc_sections_tenant_slug_key" ON "doc_sections"  ("tenant_id", "slug") `);
+        await queryRunner.query(`CREATE TABLE "doc_section_grants" ("user_id" uuid NOT NULL, "section_id" uuid NOT NULL, "tenant_id" uuid NOT NULL, "granted_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "PK_6add63d043148491f30eaac0bb1" PRIMARY KEY ("user_id", "section_id"))`);
+        await queryRunner.query(`CREATE INDEX "doc_section_grants_section_idx" ON "doc_section_grants"  ("section_id") `);
+        await queryRunner.query(`CREATE TABLE "invitations" ("id" uuid NOT NULL DEFAULT gen_random_uuid(), "tenant_id" uuid NOT NULL, "user_id" uuid NOT NULL, "invited_by_user_id" uuid, "section_slugs" text array NOT NULL, "token_hash" bytea NOT NULL, "status" text NOT NULL DEFAULT 'pending', "expires_at" TIMESTAMP WITH TIME ZONE NOT NULL, "accepted_at" TIMESTAMP WITH TIME ZONE, "revoked_at" TIMESTAMP WITH TIME ZONE, "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "updated_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "invitations_status_check" CHECK ("status" IN ('pending', 'accepted', 'expired', 'revoked')), CONSTRAINT "PK_5dec98cfdfd562e4ad3648bbb07" PRIMARY KEY ("id"))`);
+        await queryRunner.query(`CREATE INDEX "invitations_pending_expiry_idx" ON "invitations"  ("expires_at") WHERE "status" = 'pending'`);
+        await queryRunner.query(`CREATE INDEX "invitations_tenant_created_idx" ON "invitations"  ("tenant_id", "created_at", "id") `);
+        await queryRunner.query(`CREATE UNIQUE INDEX "invitations_token_hash_key" ON "invitations"  ("token_hash") `);
         await queryRunner.query(`CREATE TABLE "apis" ("id" uuid NOT NULL DEFAULT gen_random_uuid(), "tenant_id" uuid NOT NULL, "app_id" uuid NOT NULL, "identifier" text NOT NULL, "display_name" text NOT NULL, "built_in" boolean NOT NULL DEFAULT false, "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "PK_a74a5f3f4f08faf9f6329bceae6" PRIMARY KEY ("id"))`);
         await queryRunner.query(`CREATE UNIQUE INDEX "apis_app_id_key" ON "apis"  ("app_id") `);
         await queryRunner.query(`CREATE UNIQUE INDEX "apis_tenant_identifier_key" ON "apis"  ("tenant_id", "identifier") `);
@@ -29,12 +49,21 @@ export class Initial1795379305548 implements MigrationInterface {
         await queryRunner.query(`CREATE UNIQUE INDEX "signing_keys_one_active_per_tenant" ON "signing_keys"  ("tenant_id") WHERE "status" = 'active'`);
         await queryRunner.query(`CREATE UNIQUE INDEX "signing_keys_kid_key" ON "signing_keys"  ("kid") `);
         await queryRunner.query(`CREATE TABLE "client_auth_throttles" ("tenant_id" uuid NOT NULL, "client_id" text NOT NULL, "failures" integer NOT NULL DEFAULT '0', "window_started_at" TIMESTAMP WITH TIME ZONE NOT NULL, "blocked_until" TIMESTAMP WITH TIME ZONE, CONSTRAINT "PK_7911225ccc2dae81209ec49a3b2" PRIMARY KEY ("tenant_id", "client_id"))`);
-        await queryRunner.query(`CREATE TABLE "audit_events" ("id" uuid NOT NULL DEFAULT gen_random_uuid(), "tenant_id" uuid NOT NULL, "occurred_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "actor_type" text NOT NULL, "actor_id" text, "actor_client_id" text, "action" text NOT NULL, "target_type" text NOT NULL, "target_id" text, "details" jsonb NOT NULL DEFAULT '{}', "request_id" text, CONSTRAINT "PK_910f64d901a5c3e9878f0d4a407" PRIMARY KEY ("id"))`);
-        await queryRunner.query(`CREATE INDEX "audit_events_tenant_actor_idx" ON "audit_events"  ("tenant_id", "actor_id") `);
-        await queryRunner.query(`CREATE INDEX "audit_events_tenant_target_idx" ON "audit_events"  ("tenant_id", "target_id") `);
-        await queryRunner.query(`CREATE INDEX "audit_events_tenant_action_idx" ON "audit_events"  ("tenant_id", "action") `);
-        await queryRunner.query(`CREATE INDEX "audit_events_tenant_time_idx" ON "audit_events"  ("tenant_id", "occurred_at", "id") `);
+        await queryRunner.query(`CREATE TABLE "sessions" ("id" bytea NOT NULL, "tenant_id" uuid NOT NULL, "user_id" uuid NOT NULL, "csrf_secret" text NOT NULL, "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "last_seen_at" TIMESTAMP WITH TIME ZONE NOT NULL, "expires_at" TIMESTAMP WITH TIME ZONE NOT NULL, "revoked_at" TIMESTAMP WITH TIME ZONE, CONSTRAINT "PK_3238ef96f18b355b671619111bc" PRIMARY KEY ("id"))`);
+        await queryRunner.query(`CREATE INDEX "sessions_expires_idx" ON "sessions"  ("expires_at") `);
+        await queryRunner.query(`CREATE INDEX "sessions_user_active_idx" ON "sessions"  ("user_id") WHERE "revoked_at" IS NULL`);
         await queryRunner.query(`ALTER TABLE "users" ADD CONSTRAINT "FK_109638590074998bb72a2f2cf08" FOREIGN KEY ("tenant_id") REFERENCES "tenants"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+        await queryRunner.query(`ALTER TABLE "audit_events" ADD CONSTRAINT "FK_d7ff59f708e396fd6c1656a66e9" FOREIGN KEY ("tenant_id") REFERENCES "tenants"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+        await queryRunner.query(`ALTER TABLE "emails" ADD CONSTRAINT "FK_e509957267f7b1351ecd55376dd" FOREIGN KEY ("tenant_id") REFERENCES "tenants"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+        await queryRunner.query(`ALTER TABLE "account_links" ADD CONSTRAINT "FK_7c5c7df3e77f70348839ed92c2f" FOREIGN KEY ("tenant_id") REFERENCES "tenants"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+        await queryRunner.query(`ALTER TABLE "account_links" ADD CONSTRAINT "FK_d6c82edbecf4f6409b579e78b0d" FOREIGN KEY ("user_id") REFERENCES "users"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+        await queryRunner.query(`ALTER TABLE "doc_sections" ADD CONSTRAINT "FK_18d9cd89749c7dc3eacb3a73423" FOREIGN KEY ("tenant_id") REFERENCES "tenants"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+        await queryRunner.query(`ALTER TABLE "doc_section_grants" ADD CONSTRAINT "FK_9175d99f3b8379c849f6481fdaa" FOREIGN KEY ("tenant_id") REFERENCES "tenants"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+        await queryRunner.query(`ALTER TABLE "doc_section_grants" ADD CONSTRAINT "FK_2240d042994b0c019763af2ab4a" FOREIGN KEY ("user_id") REFERENCES "users"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+        await queryRunner.query(`ALTER TABLE "doc_section_grants" ADD CONSTRAINT "FK_288ba26d09180e3b6e85a777a45" FOREIGN KEY ("section_id") REFERENCES "doc_sections"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+        await queryRunner.query(`ALTER TABLE "invitations" ADD CONSTRAINT "FK_290e75d606ba89eb421b8b5ec49" FOREIGN KEY ("tenant_id") REFERENCES "tenants"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+        await queryRunner.query(`ALTER TABLE "invitations" ADD CONSTRAINT "FK_fecdffec754fa4d5cea98709776" FOREIGN KEY ("user_id") REFERENCES "users"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+        await queryRunner.query(`ALTER TABLE "invitations" ADD CONSTRAINT "FK_e686620e08c4661e70a6b39b94a" FOREIGN KEY ("invited_by_user_id") REFERENCES "users"("id") ON DELETE SET NULL ON UPDATE NO ACTION`);
         await queryRunner.query(`ALTER TABLE "apis" ADD CONSTRAINT "FK_d42de3889ca4dcb93a6c2e12836" FOREIGN KEY ("tenant_id") REFERENCES "tenants"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
         await queryRunner.query(`ALTER TABLE "api_scopes" ADD CONSTRAINT "FK_d2fc7b4cbc5d67209bde11d7618" FOREIGN KEY ("tenant_id") REFERENCES "tenants"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
         await queryRunner.query(`ALTER TABLE "api_scopes" ADD CONSTRAINT "FK_5526083ffc4fad8f0b997b9d576" FOREIGN KEY ("api_id") REFERENCES "apis"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
@@ -47,11 +76,13 @@ export class Initial1795379305548 implements MigrationInterface {
         await queryRunner.query(`ALTER TABLE "client_scope_grants" ADD CONSTRAINT "FK_61d728d3df9fc4b5f163a97315e" FOREIGN KEY ("scope_id") REFERENCES "api_scopes"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
         await queryRunner.query(`ALTER TABLE "signing_keys" ADD CONSTRAINT "FK_4743a982b7bef0a8b4fa6c7003e" FOREIGN KEY ("tenant_id") REFERENCES "tenants"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
         await queryRunner.query(`ALTER TABLE "client_auth_throttles" ADD CONSTRAINT "FK_15e64e3cb57d9087a60e605c262" FOREIGN KEY ("tenant_id") REFERENCES "tenants"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
-        await queryRunner.query(`ALTER TABLE "audit_events" ADD CONSTRAINT "FK_d7ff59f708e396fd6c1656a66e9" FOREIGN KEY ("tenant_id") REFERENCES "tenants"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+        await queryRunner.query(`ALTER TABLE "sessions" ADD CONSTRAINT "FK_22aa22eb69a1e6826a1f58902d1" FOREIGN KEY ("tenant_id") REFERENCES "tenants"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+        await queryRunner.query(`ALTER TABLE "sessions" ADD CONSTRAINT "FK_085d540d9f418cfbdc7bd55bb19" FOREIGN KEY ("user_id") REFERENCES "users"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
     }
 
     public async down(queryRunner: QueryRunner): Promise<void> {
-        await queryRunner.query(`ALTER TABLE "audit_events" DROP CONSTRAINT "FK_d7ff59f708e396fd6c1656a66e9"`);
+        await queryRunner.query(`ALTER TABLE "sessions" DROP CONSTRAINT "FK_085d540d9f418cfbdc7bd55bb19"`);
+        await queryRunner.query(`ALTER TABLE "sessions" DROP CONSTRAINT "FK_22aa22eb69a1e6826a1f58902d1"`);
         await queryRunner.query(`ALTER TABLE "client_auth_throttles" DROP CONSTRAINT "FK_15e64e3cb57d9087a60e605c262"`);
         await queryRunner.query(`ALTER TABLE "signing_keys" DROP CONSTRAINT "FK_4743a982b7bef0a8b4fa6c7003e"`);
         await queryRunner.query(`ALTER TABLE "client_scope_grants" DROP CONSTRAINT "FK_61d728d3df9fc4b5f163a97315e"`);
@@ -64,12 +95,21 @@ export class Initial1795379305548 implements MigrationInterface {
         await queryRunner.query(`ALTER TABLE "api_scopes" DROP CONSTRAINT "FK_5526083ffc4fad8f0b997b9d576"`);
         await queryRunner.query(`ALTER TABLE "api_scopes" DROP CONSTRAINT "FK_d2fc7b4cbc5d67209bde11d7618"`);
         await queryRunner.query(`ALTER TABLE "apis" DROP CONSTRAINT "FK_d42de3889ca4dcb93a6c2e12836"`);
+        await queryRunner.query(`ALTER TABLE "invitations" DROP CONSTRAINT "FK_e686620e08c4661e70a6b39b94a"`);
+        await queryRunner.query(`ALTER TABLE "invitations" DROP CONSTRAINT "FK_fecdffec754fa4d5cea98709776"`);
+        await queryRunner.query(`ALTER TABLE "invitations" DROP CONSTRAINT "FK_290e75d606ba89eb421b8b5ec49"`);
+        await queryRunner.query(`ALTER TABLE "doc_section_grants" DROP CONSTRAINT "FK_288ba26d09180e3b6e85a777a45"`);
+        await queryRunner.query(`ALTER TABLE "doc_section_grants" DROP CONSTRAINT "FK_2240d042994b0c019763af2ab4a"`);
+        await queryRunner.query(`ALTER TABLE "doc_section_grants" DROP CONSTRAINT "FK_9175d99f3b8379c849f6481fdaa"`);
+        await queryRunner.query(`ALTER TABLE "doc_sections" DROP CONSTRAINT "FK_18d9cd89749c7dc3eacb3a73423"`);
+        await queryRunner.query(`ALTER TABLE "account_links" DROP CONSTRAINT "FK_d6c82edbecf4f6409b579e78b0d"`);
+        await queryRunner.query(`ALTER TABLE "account_links" DROP CONSTRAINT "FK_7c5c7df3e77f70348839ed92c2f"`);
+        await queryRunner.query(`ALTER TABLE "emails" DROP CONSTRAINT "FK_e509957267f7b1351ecd55376dd"`);
+        await queryRunner.query(`ALTER TABLE "audit_events" DROP CONSTRAINT "FK_d7ff59f708e396fd6c1656a66e9"`);
         await queryRunner.query(`ALTER TABLE "users" DROP CONSTRAINT "FK_109638590074998bb72a2f2cf08"`);
-        await queryRunner.query(`DROP INDEX "public"."audit_events_tenant_time_idx"`);
-        await queryRunner.query(`DROP INDEX "public"."audit_events_tenant_action_idx"`);
-        await queryRunner.query(`DROP INDEX "public"."audit_events_tenant_target_idx"`);
-        await queryRunner.query(`DROP INDEX "public"."audit_events_tenant_actor_idx"`);
-        await queryRunner.query(`DROP TABLE "audit_events"`);
+        await queryRunner.query(`DROP INDEX "public"."sessions_user_active_idx"`);
+        await queryRunner.query(`DROP INDEX "public"."sessions_expires_idx"`);
+        await queryRunner.query(`DROP TABLE "sessions"`);
         await queryRunner.query(`DROP TABLE "client_auth_throttles"`);
         await queryRunner.query(`DROP INDEX "public"."signing_keys_kid_key"`);
         await queryRunner.query(`DROP INDEX "public"."signing_keys_one_active_per_tenant"`);
@@ -90,6 +130,26 @@ export class Initial1795379305548 implements MigrationInterface {
         await queryRunner.query(`DROP INDEX "public"."apis_tenant_identifier_key"`);
         await queryRunner.query(`DROP INDEX "public"."apis_app_id_key"`);
         await queryRunner.query(`DROP TABLE "apis"`);
+        await queryRunner.query(`DROP INDEX "public"."invitations_token_hash_key"`);
+        await queryRunner.query(`DROP INDEX "public"."invitations_tenant_created_idx"`);
+        await queryRunner.query(`DROP INDEX "public"."invitations_pending_expiry_idx"`);
+        await queryRunner.query(`DROP TABLE "invitations"`);
+        await queryRunner.query(`DROP INDEX "public"."doc_section_grants_section_idx"`);
+        await queryRunner.query(`DROP TABLE "doc_section_grants"`);
+        await queryRunner.query(`DROP INDEX "public"."doc_sections_tenant_slug_key"`);
+        await queryRunner.query(`DROP TABLE "doc_sections"`);
+        await queryRunner.query(`DROP INDEX "public"."account_links_token_hash_key"`);
+        await queryRunner.query(`DROP INDEX "public"."account_links_user_idx"`);
+        await queryRunner.query(`DROP TABLE "account_links"`);
+        await queryRunner.query(`DROP INDEX "public"."emails_tenant_created_idx"`);
+        await queryRunner.query(`DROP INDEX "public"."emails_due_idx"`);
+        await queryRunner.query(`DROP INDEX "public"."emails_claimed_idx"`);
+        await queryRunner.query(`DROP TABLE "emails"`);
+        await queryRunner.query(`DROP INDEX "public"."audit_events_tenant_time_idx"`);
+        await queryRunner.query(`DROP INDEX "public"."audit_events_tenant_action_idx"`);
+        await queryRunner.query(`DROP INDEX "public"."audit_events_tenant_target_idx"`);
+        await queryRunner.query(`DROP INDEX "public"."audit_events_tenant_actor_idx"`);
+        await queryRunner.query(`DROP TABLE "audit_events"`);
         await queryRunner.query(`DROP INDEX "public"."users_tenant_username_key"`);
         await queryRunner.query(`DROP INDEX "public"."users_tenant_created_idx"`);
         await queryRunner.query(`DROP TABLE "users"`);

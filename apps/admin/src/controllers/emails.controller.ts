@@ -1,0 +1,29 @@
+import { Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOkResponse } from '@nestjs/swagger';
+import type { Page } from '@gatehouse/audit';
+import { EmailAdminService, type EmailView } from '@gatehouse/mail';
+import { AdminController } from '../auth/admin-controller.js';
+import { type AdminPrincipal, Principal } from '../auth/principal.js';
+import { RequirePermission } from '../auth/require-permission.js';
+import { EmailQueryDto } from '../dto/invitations.dto.js';
+import { EmailPage, EmailResponse } from '../dto/outreach-responses.dto.js';
+
+@AdminController('emails', 'emails')
+export class EmailsController {
+  constructor(private readonly emails: EmailAdminService) {}
+
+  @Get()
+  @RequirePermission('Invitations.Manage')
+  @ApiOkResponse({ type: EmailPage })
+  list(@Principal() principal: AdminPrincipal, @Query() query: EmailQueryDto): Promise<Page<EmailView>> {
+    return this.emails.list(principal.tenantId, query);
+  }
+
+  @Post(':id/retry')
+  @HttpCode(200)
+  @RequirePermission('Invitations.Manage')
+  @ApiOkResponse({ type: EmailResponse })
+  retry(@Principal() principal: AdminPrincipal, @Param('id') id: string): Promise<EmailView> {
+    return this.emails.retry(principal.tenantId, principal, id);
+  }
+}

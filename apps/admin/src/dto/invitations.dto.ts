@@ -1,0 +1,44 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
+import { EMAIL_STATUSES, type EmailStatus } from '@gatehouse/mail';
+import { INVITATION_STATUSES, type InvitationStatus } from '@gatehouse/invitations';
+import { SLUG } from './docs.dto.js';
+import { PageQueryDto } from './page.dto.js';
+
+export class CreateInvitationDto {
+  @ApiProperty({ format: 'uuid' })
+  @IsString()
+  @MaxLength(36)
+  @IsUUID()
+  userId: string;
+
+  @ApiProperty({ type: [String], minItems: 1, maxItems: 50, example: ['orders-api'] })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(50)
+  @IsString({ each: true })
+  @MaxLength(64, { each: true })
+  @Matches(SLUG, { each: true, message: 'each section must be a slug' })
+  sections: string[];
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 720, default: 168 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(720)
+  expiresInHours?: number;
+}
+
+export class InvitationQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({ enum: INVITATION_STATUSES })
+  @IsOptional()
+  @IsIn(INVITATION_STATUSES)
+  status?: InvitationStatus;
+}
+
+export class EmailQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({ enum: EMAIL_STATUSES })
+  @IsOptional()
+  @IsIn(EMAIL_STATUSES)
+  status?: EmailStatus;
+}

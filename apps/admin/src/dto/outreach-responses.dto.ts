@@ -1,0 +1,56 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+
+/** OpenAPI shapes of documentation sections, invitations and outbox mails. */
+export class DocSectionResponse {
+  @ApiProperty() slug: string;
+  @ApiProperty() title: string;
+  @ApiProperty({ description: 'Markdown' }) body: string;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt: string;
+}
+
+export class DocSectionPage {
+  @ApiProperty({ type: [DocSectionResponse] }) items: DocSectionResponse[];
+  @ApiProperty({ type: String, nullable: true }) nextCursor: string | null;
+}
+
+export class InvitationResponse {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ format: 'uuid' }) userId: string;
+  @ApiProperty({ type: [String] }) sections: string[];
+  @ApiProperty({ enum: ['pending', 'accepted', 'expired', 'revoked'] }) status: string;
+  @ApiProperty({ format: 'date-time' }) expiresAt: string;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) acceptedAt: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) revokedAt: string | null;
+}
+
+export class InvitationPage {
+  @ApiProperty({ type: [InvitationResponse] }) items: InvitationResponse[];
+  @ApiProperty({ type: String, nullable: true }) nextCursor: string | null;
+}
+
+export class EmailResponse {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty() to: string;
+  @ApiProperty() subject: string;
+  @ApiProperty() template: string;
+  @ApiProperty({ enum: ['queued', 'sending', 'sent', 'failed', 'abandoned'] }) status: string;
+  @ApiProperty() attempts: number;
+  @ApiProperty({ format: 'date-time' }) nextAttemptAt: string;
+  @ApiProperty({ type: String, nullable: true }) lastError: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) sentAt: string | null;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+}
+
+export class EmailPage {
+  @ApiProperty({ type: [EmailResponse] }) items: EmailResponse[];
+  @ApiProperty({ type: String, nullable: true }) nextCursor: string | null;
+}
+
+export class ResetUserResponse {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty() username: string;
+  @ApiProperty() mustChangePassword: boolean;
+  @ApiPropertyOptional({ description: 'Only with mode "generate", shown once' }) initialPassword?: string;
+}

@@ -1,0 +1,79 @@
+import { AccountError, AccountErrorCode } from '@gatehouse/accounts';
+import { InvitationError, InvitationErrorCode } from '@gatehouse/invitations';
+import { type SafeHtml, html } from './html.js';
+import { askContact } from './pages/content.pages.js';
+import { WebPageError, notFound } from './web.errors.js';
+
+/** Headers of every link page: the token must not leak through Referer, nor stay in a cache. */
+export const LINK_HEADERS = { 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store' };
+
+const gone = (detail: SafeHtml) => new WebPageError(410, 'This link no longer works', detail, LINK_HEADERS);
+
+/** The page for an invitation that cannot be accepted; every code is mapped (the switch is exhaustive). */
+export function invitationRefusal(code: InvitationErrorCode, contactEmail?: string): WebPageError {
+  const ask = askContact(contactEmail);
+  switch (code) {
+    case InvitationErrorCode.Expired:
+      return gone(html`This invitation has expired. ${ask}`);
+    case InvitationErrorCode.Revoked:
+      return gone(html`This invitation has been withdrawn. ${ask}`);
+    case InvitationErrorCode.AlreadyAccepted:
+      return gone(
+        html`This invitation has already been used. Your sections are under <a href="/docs">Documentation</a>. If
+          something is missing: ${ask}`,
+      );
+    case InvitationErrorCode.WrongUser:
+      return new WebPageError(
+        403,
+        'Not your invitation',
+        'This invitation was sent to another account. Log out and log in as the invited user.',
+        LINK_HEADERS,
+      );
+    case InvitationErrorCode.NotFound:
+    case InvitationErrorCode.UserNotFound:
+    case InvitationErrorCode.UnknownSections:
+    case InvitationErrorCode.InvalidExpiry:
+    case InvitationErrorCode.NotPending:
+      return linkNotFound();
+    default:
+      return unmapped(code);
+  }
+}
+
+/** The page for an activation or reset link that cannot be used. */
+export function activationRefusal(code: AccountErrorCode): WebPageError {
+  switch (code) {
+    case AccountErrorCode.LinkUsed:
+      return gone(
+        html`This link has already been used. If you need to set your password again, please ask your contact person for
+        a new link.`,
+      );
+    case AccountErrorCode.LinkExpired:
+      return gone(html`This link has expired. Please ask your contact person for a new link.`);
+    case AccountErrorCode.LinkNotFound:
+    case AccountErrorCode.NotFound:
+      return linkNotFound();
+    default:
+      return new WebPageError(400, 'Request refused', 'This link cannot be used.', LINK_HEADERS);
+  }
+}
+
+export function isInvitationError(error: unknown): error is InvitationError {
+  return error instanceof InvitationError;
+}
+
+export function isAccountError(error: unknown): error is AccountError {
+  return error instanceof AccountError;
+}
+
+function linkNotFound(): WebPageError {
+  const page = notFound();
+  return new WebPageError(404, 'Link not found', 'This link is not valid. Check that you copied it completely.', {
+    ...page.headers,
+    ...LINK_HEADERS,
+  });
+}
+
+function unmapped(code: never): never {
+  throw new Error(`unmapped invitation error ${String(code)}`);
+}

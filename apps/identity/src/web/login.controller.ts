@@ -1,0 +1,64 @@
+import { Controller, Get, Post, Req, Res, UseFilters } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { LoginService } from '@gatehouse/accounts';
+import { SessionService } from '@gatehouse/sessions';
+import { LOGIN_FAILED, loginPage } from './pages/auth.pages.js';
+import { returnToQuery, safeReturnTo } from './return-to.js';
+import { WebRedirect, sendPage, viewerOf } from './web-response.js';
+import { WebSession, field } from './web-session.js';
+import { WebErrorFilter } from './web.filter.js';
+
+/** `/login` and `/logout`: the login prompt, a fresh session at each login, logout everywhere. */
+@Controller()
+@UseFilters(WebErrorFilter)
+export class LoginController {
+  constructor(
+    private readonly web: WebSession,
+    private readonly sessions: SessionService,
+    private readonly credentials: LoginService,
+  ) {}
+
+  @Get()
+  home(): void {
+    throw new WebRedirect('/docs');
+  }
+
+  @Get('login')
+  async showLogin(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const context = await this.web.load(req);
+    const returnTo = safeReturnTo(req.query.returnTo);
+    if (context.principal) throw new WebRedirect(returnTo);
+    const csrf = this.web.anonymousToken(req, res);
+    sendPage(res, 200, { title: 'Log in', body: loginPage({ csrf, returnTo }), viewer: null, path: '/login' });
+  }
+
+  @Post('login')
+  async login(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.web.checkAnonymousForm(req);
+    const context = await this.web.load(req);
+    const returnTo = safeReturnTo(field(req, 'returnTo'));
+    const username = field(req, 'username').trim();
+    const lookup = /[\u0000-\u001f]/.test(username) ? '' : username.slice(0, 200); // Postgres text holds no NUL
+    const outcome = await this.credentials.authenticate(context.tenant.id, lookup, field(req, 'password'));
+    if (!outcome.ok) {
+      const csrf = this.web.anonymousToken(req, res);
+      const body = loginPage({ csrf, returnTo, username, error: LOGIN_FAILED });
+      return sendPage(res, 401, { title: 'Log in', body, viewer: viewerOf(context), path: '/login' });
+    }
+    await this.sessions.end(this.web.currentToken(req));
+    const started = await this.sessions.start(context.tenant.id, outcome.user.id);
+    this.web.startCookie(res, started.token);
+    throw new WebRedirect(outcome.user.mustChangePassword ? `/password?${returnToQuery(returnTo)}` : returnTo);
+  }
+
+  @Post('logout')
+  async logout(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const context = await this.web.load(req);
+    if (context.principal) {
+      this.web.checkForm(req, context.principal);
+      await this.sessions.endAllOf(context.tenant.id, context.principal.userId);
+    }
+    this.web.clearCookie(res);
+    throw new WebRedirect('/login');
+  }
+}

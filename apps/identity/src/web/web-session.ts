@@ -1,0 +1,122 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
+import { type SessionPrincipal, SessionService, csrfMatches } from '@gatehouse/sessions';
+import type { Tenant } from '@gatehouse/tenants';
+import { UiTenantResolver } from './ui-tenant.resolver.js';
+import { forbiddenForm, notSetUp } from './web.errors.js';
+
+export interface WebContext {
+  tenant: Tenant;
+  principal: SessionPrincipal | null;
+}
+
+/**
+ * Cookies, sessions and CSRF for the Web UI. Session cookie: `HttpOnly`, `SameSite=Lax`,
+ * `Path=/`, no `Domain`; in production `__Host-` and `Secure`. The anonymous login form uses a
+ * signed double-submit token (cookie + HMAC of it in the form); every other form uses the
+ * session's own token.
+ */
+@Injectable()
+export class WebSession {
+  readonly sessionCookie: string;
+  private readonly csrfCookie: string;
+  private readonly secure: boolean;
+  private readonly origin: string;
+  private readonly csrfKey: Buffer;
+  /** What {@link load} found for a request, so that an error page still shows who is signed in. */
+  private readonly loaded = new WeakMap<Request, WebContext>();
+
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly sessions: SessionService,
+    private readonly tenants: UiTenantResolver,
+  ) {
+    this.secure = config.nodeEnv === 'production';
+    this.sessionCookie = this.secure ? '__Host-gh_session' : 'gh_session';
+    this.csrfCookie = this.secure ? '__Host-gh_csrf' : 'gh_csrf';
+    this.origin = new URL(config.publicUrl).origin;
+    this.csrfKey = createHmac('sha256', config.secretPepper).update('gatehouse web login csrf').digest();
+  }
+
+  async load(req: Request): Promise<WebContext> {
+    const tenant = await this.tenants.resolve();
+    if (!tenant) throw notSetUp();
+    const principal = await this.sessions.resolve(tenant.id, this.cookie(req, this.sessionCookie));
+    const context = { tenant, principal };
+    this.loaded.set(req, context);
+    return context;
+  }
+
+  /** The context {@link load} gave this request, if it got that far. */
+  loadedFor(req: Request): WebContext | null {
+    return this.loaded.get(req) ?? null;
+  }
+
+  /** Checks a POST: same-origin, and the session's CSRF token in the form. */
+  checkForm(req: Request, principal: SessionPrincipal): void {
+    this.checkOrigin(req);
+    if (!csrfMatches(principal.csrfToken, field(req, '_csrf'))) throw forbiddenForm();
+  }
+
+  /** Checks the anonymous login form's signed double-submit token. */
+  checkAnonymousForm(req: Request): void {
+    this.checkOrigin(req);
+    const value = this.cookie(req, this.csrfCookie);
+    if (!value || !csrfMatches(this.sign(value), field(req, '_csrf'))) throw forbiddenForm();
+  }
+
+  /** The token for an anonymous form, setting its cookie when missing. */
+  anonymousToken(req: Request, res: Response): string {
+    let value = this.cookie(req, this.csrfCookie);
+    if (!value || !/^[A-Za-z0-9_-]{43}$/.test(value)) {
+      value = randomBytes(32).toString('base64url');
+      res.cookie(this.csrfCookie, value, this.cookieOptions());
+    }
+    return this.sign(value);
+  }
+
+  startCookie(res: Response, token: string): void {
+    res.cookie(this.sessionCookie, token, this.cookieOptions());
+  }
+
+  clearCookie(res: Response): void {
+    res.clearCookie(this.sessionCookie, this.cookieOptions());
+  }
+
+  currentToken(req: Request): string | undefined {
+    return this.cookie(req, this.sessionCookie);
+  }
+
+  /**
+   * A cross-site POST is refused whatever its token. Pages send `Referrer-Policy: no-referrer`,
+   * under which browsers send `Origin: null` on same-origin posts: then `Sec-Fetch-Site` decides.
+   */
+  private checkOrigin(req: Request): void {
+    const origin = req.headers.origin;
+    const site = req.headers['sec-fetch-site'];
+    if (site !== undefined && site !== 'same-origin' && site !== 'none') throw forbiddenForm();
+    if (origin === 'null' && site !== 'same-origin') throw forbiddenForm();
+    if (origin !== undefined && origin !== 'null' && origin !== this.origin) throw forbiddenForm();
+  }
+
+  private sign(value: string): string {
+    return createHmac('sha256', this.csrfKey).update(value).digest('base64url');
+  }
+
+  private cookie(req: Request, name: string): string | undefined {
+    const value = (req.cookies as Record<string, unknown> | undefined)?.[name];
+    return typeof value === 'string' ? value : undefined;
+  }
+
+  private cookieOptions() {
+    return { httpOnly: true, sameSite: 'lax' as const, path: '/', secure: this.secure };
+  }
+}
+
+/** A form field as a single string ('' when absent or repeated). */
+export function field(req: Request, name: string): string {
+  const value = (req.body as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : '';
+}

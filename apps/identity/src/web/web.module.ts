@@ -1,0 +1,35 @@
+import { type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
+import cookieParser from 'cookie-parser';
+import { urlencoded } from 'express';
+import { AccountsModule } from '@gatehouse/accounts';
+import { DocsModule } from '@gatehouse/docs';
+import { InvitationsModule } from '@gatehouse/invitations';
+import { SessionsModule } from '@gatehouse/sessions';
+import { ActivationController } from './activation.controller.js';
+import { AssetsController } from './assets.controller.js';
+import { DocsController } from './docs.controller.js';
+import { InvitationController } from './invitation.controller.js';
+import { LoginController } from './login.controller.js';
+import { PasswordController } from './password.controller.js';
+import { UiTenantResolver } from './ui-tenant.resolver.js';
+import { WebSession } from './web-session.js';
+import { WebErrorFilter } from './web.filter.js';
+
+const PAGES = [LoginController, PasswordController, DocsController, InvitationController, ActivationController];
+
+/**
+ * The server-rendered Web UI. Cookies and form bodies are parsed for these controllers only: the
+ * app runs with `bodyParser: false` because the token endpoint reads its raw body itself.
+ */
+@Module({
+  imports: [AccountsModule, SessionsModule, DocsModule, InvitationsModule],
+  controllers: [...PAGES, AssetsController],
+  providers: [WebSession, UiTenantResolver, WebErrorFilter],
+})
+export class WebModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer
+      .apply(cookieParser(), urlencoded({ extended: false, limit: '16kb', parameterLimit: 20 }))
+      .forRoutes(...PAGES);
+  }
+}

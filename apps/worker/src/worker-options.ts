@@ -1,0 +1,12 @@
+import type { DeliverySettings } from '@gatehouse/mail';
+import type { ScheduleKey } from './schedules.js';
+
+/** Tunables of the worker's jobs (intervals, batch sizes, retry policy); defaults are production's. */
+export interface WorkerJobOptions {
+  intervals?: Partial<Record<ScheduleKey, number>>;
+  delivery?: Partial<DeliverySettings>;
+  deliveryBatchSize?: number;
+  sweepBatchSize?: number;
+}
+
+export const WORKER_JOB_OPTIONS = Symbol('WORKER_JOB_OPTIONS');

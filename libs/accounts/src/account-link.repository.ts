@@ -1,0 +1,61 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { AccountLink } from './account-link.entity.js';
+
+/** Queries of account links and of the credential columns of users (password, lockout). */
+@Injectable()
+export class AccountLinkRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** A new link expiring `hours` after the transaction's own clock (so ≤ 24 h means ≤ 24 h). */
+  async insert(em: EntityManager, link: Pick<AccountLink, 'tenantId' | 'userId' | 'purpose' | 'tokenHash'>, hours: number): Promise<Date> {
+    const rows: Array<{ expires_at: Date }> = await em.query(
+      `INSERT INTO account_links (tenant_id, user_id, purpose, token_hash, expires_at)
+       VALUES ($1, $2, $3, $4, now() + make_interval(hours => $5)) RETURNING expires_at`,
+      [link.tenantId, link.userId, link.purpose, link.tokenHash, hours],
+    );
+    return new Date(rows[0]!.expires_at);
+  }
+
+  /** Kills every unused link of a user (a newer link or a password reset replaces them). */
+  async invalidateAll(em: EntityManager, tenantId: string, userId: string): Promise<void> {
+    await em.query(`UPDATE account_links SET used_at = now() WHERE tenant_id = $1 AND user_id = $2 AND used_at IS NULL`, [
+      tenantId,
+      userId,
+    ]);
+  }
+
+  findByTokenHash(tenantId: string, tokenHash: Buffer, em?: EntityManager): Promise<AccountLink | null> {
+    return (em ?? this.dataSource.manager).getRepository(AccountLink).findOneBy({ tenantId, tokenHash });
+  }
+
+  /** Consumes a link once: unused and unexpired, or nothing. */
+  async consume(em: EntityManager, tenantId: string, tokenHash: Buffer): Promise<{ id: string; userId: string; purpose: string } | null> {
+    const rows: Array<{ id: string; user_id: string; purpose: string }> = await em.query(
+      `WITH c AS (UPDATE account_links SET used_at = now()
+                   WHERE tenant_id = $1 AND token_hash = $2 AND used_at IS NULL AND expires_at > now()
+                   RETURNING id, user_id, purpose)
+       SELECT * FROM c`,
+      [tenantId, tokenHash],
+    );
+    const row = rows[0];
+    return row ? { id: row.id, userId: row.user_id, purpose: row.purpose } : null;
+  }
+
+  async setPassword(em: EntityManager, tenantId: string, userId: string, passwordHash: string | null, mustChange: boolean): Promise<void> {
+    await em.query(
+      `UPDATE users SET password_hash = $3, must_change_password = $4, password_changed_at = now(),
+              failed_login_count = 0, locked_until = NULL, updated_at = now()
+        WHERE tenant_id = $1 AND id = $2`,
+      [tenantId, userId, passwordHash, mustChange],
+    );
+  }
+
+  async unlock(em: EntityManager, tenantId: string, userId: string): Promise<void> {
+    await em.query(`UPDATE users SET failed_login_count = 0, locked_until = NULL, updated_at = now() WHERE tenant_id = $1 AND id = $2`, [
+      tenantId,
+      userId,
+    ]);
+  }
+}

@@ -1,0 +1,74 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { User } from './user.entity.js';
+
+export type LoginCandidate = Pick<
+  User,
+  'id' | 'tenantId' | 'username' | 'displayName' | 'status' | 'mustChangePassword' | 'failedLoginCount' | 'lockedUntil'
+> & { passwordHash: string | null };
+
+/** Queries behind Web UI logins: the candidate with its hash, failure counting, password change. */
+@Injectable()
+export class LoginRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  findByUsername(tenantId: string, username: string): Promise<LoginCandidate | null> {
+    return this.query()
+      .where('u.tenant_id = :tenantId AND u.username_normalized = :username', {
+        tenantId,
+        username: username.toLowerCase(),
+      })
+      .getOne();
+  }
+
+  findById(tenantId: string, id: string): Promise<LoginCandidate | null> {
+    return this.query().where('u.tenant_id = :tenantId AND u.id = :id', { tenantId, id }).getOne();
+  }
+
+  /**
+   * Counts one more consecutive failure (not while locked: waiting out a lock is free) in one
+   * atomic statement, so parallel attempts each count exactly once; then sets the lock the policy
+   * gives for the new count.
+   */
+  async recordFailure(userId: string, lockSeconds: (failures: number) => number): Promise<void> {
+    const rows: Array<{ failed_login_count: number }> = await this.dataSource.query(
+      `WITH c AS (UPDATE users SET failed_login_count = failed_login_count + 1
+                   WHERE id = $1 AND (locked_until IS NULL OR locked_until <= now())
+                   RETURNING failed_login_count)
+       SELECT * FROM c`,
+      [userId],
+    );
+    const seconds = rows[0] ? lockSeconds(rows[0].failed_login_count) : 0;
+    if (seconds > 0) {
+      await this.dataSource.query(
+        `WITH c AS (UPDATE users SET locked_until = now() + make_interval(secs => $2) WHERE id = $1 RETURNING id) SELECT * FROM c`,
+        [userId, seconds],
+      );
+    }
+  }
+
+  async recordSuccess(userId: string): Promise<void> {
+    await this.dataSource.query(
+      `WITH c AS (UPDATE users SET failed_login_count = 0, locked_until = NULL WHERE id = $1 AND failed_login_count > 0 RETURNING id) SELECT * FROM c`,
+      [userId],
+    );
+  }
+
+  async changePassword(
+    userId: string,
+    passwordHash: string,
+    em: EntityManager = this.dataSource.manager,
+  ): Promise<void> {
+    await em.query(
+      `WITH c AS (UPDATE users SET password_hash = $2, must_change_password = false, password_changed_at = now(),
+              failed_login_count = 0, locked_until = NULL, updated_at = now()
+        WHERE id = $1 RETURNING id) SELECT * FROM c`,
+      [userId, passwordHash],
+    );
+  }
+
+  private query() {
+    return this.dataSource.getRepository(User).createQueryBuilder('u').addSelect('u.passwordHash');
+  }
+}

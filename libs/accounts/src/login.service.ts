@@ -1,0 +1,150 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import argon2 from 'argon2';
+import { DataSource } from 'typeorm';
+import { type Actor, AuditService } from '@gatehouse/audit';
+import { type LoginCandidate, LoginRepository } from './login.repository.js';
+import {
+  type PasswordContext,
+  type PasswordVerdict,
+  checkConfirmation,
+  checkPasswordPolicy,
+} from './password-policy.js';
+
+/** Consecutive failures that lock an account for {@link LOCK_SECONDS}. */
+export const FAILURES_PER_LOCK = 5;
+export const LOCK_SECONDS = 15 * 60;
+/** NIST 800-63B-4 §3.2.2: at most 100 consecutive failures ever; then a long lock (24 h). */
+export const MAX_CONSECUTIVE_FAILURES = 100;
+export const LONG_LOCK_SECONDS = 24 * 60 * 60;
+
+/**
+ * Lock after the n-th consecutive failure: a growing short lock (1 s, 2 s) on the 3rd and 4th of
+ * each round of five, 15 minutes on the 5th, 24 hours from the 100th. A success resets the count.
+ */
+export function lockSecondsAfter(failures: number): number {
+  if (failures >= MAX_CONSECUTIVE_FAILURES) return LONG_LOCK_SECONDS;
+  const inRound = ((failures - 1) % FAILURES_PER_LOCK) + 1;
+  if (inRound === FAILURES_PER_LOCK) return LOCK_SECONDS;
+  return inRound >= 3 ? 2 ** (inRound - 3) : 0;
+}
+
+export function hashPassword(password: string): Promise<string> {
+  return argon2.hash(password, { type: argon2.argon2id });
+}
+
+export interface AuthenticatedUser {
+  id: string;
+  tenantId: string;
+  username: string;
+  displayName: string;
+  mustChangePassword: boolean;
+}
+
+export type LoginOutcome = { ok: true; user: AuthenticatedUser } | { ok: false };
+
+export type PasswordChangeOutcome =
+  { ok: true } | { ok: false; wrongCurrent: true } | { ok: false; wrongCurrent: false; verdict: PasswordVerdict };
+
+/**
+ * Checks passwords. Every failed login (unknown user, wrong password, disabled, locked) takes the
+ * same path and the same argon2 work, so neither answer nor timing tells them apart.
+ */
+@Injectable()
+export class LoginService {
+  private dummyHash: Promise<string> | undefined;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly logins: LoginRepository,
+    private readonly audit: AuditService,
+  ) {}
+
+  async authenticate(tenantId: string, username: string, password: string): Promise<LoginOutcome> {
+    const candidate = username ? await this.logins.findByUsername(tenantId, username) : null;
+    const matches = await this.verify(candidate?.passwordHash ?? null, password);
+    if (!candidate) return { ok: false };
+    const locked = candidate.lockedUntil !== null && candidate.lockedUntil.getTime() > Date.now();
+    if (locked || candidate.status !== 'active' || !matches) {
+      if (!locked && candidate.status === 'active') await this.logins.recordFailure(candidate.id, lockSecondsAfter);
+      await this.record(candidate, 'user.login.failed', { locked, disabled: candidate.status !== 'active' });
+      return { ok: false };
+    }
+    await this.logins.recordSuccess(candidate.id);
+    await this.record(candidate, 'user.login.succeeded', {});
+    return { ok: true, user: toAuthenticated(candidate) };
+  }
+
+  /** Changes a password: needs the current one, applies the policy, hashes with argon2id. */
+  async changePassword(
+    tenantId: string,
+    userId: string,
+    input: { current: string; next: string; confirmation: string; tenantSlug: string },
+  ): Promise<PasswordChangeOutcome> {
+    const user = await this.logins.findById(tenantId, userId);
+    if (!user || user.status !== 'active' || !(await this.verify(user.passwordHash, input.current))) {
+      return { ok: false, wrongCurrent: true };
+    }
+    const verdict = this.checkNew(input.next, input.confirmation, {
+      tenantSlug: input.tenantSlug,
+      username: user.username,
+    });
+    if (!verdict.ok) return { ok: false, wrongCurrent: false, verdict };
+    const passwordHash = await hashPassword(input.next);
+    await this.dataSource.transaction(async (em) => {
+      await this.logins.changePassword(user.id, passwordHash, em);
+      await this.audit.record(em, {
+        tenantId,
+        actor: actorOf(user),
+        action: 'user.password.changed',
+        targetType: 'user',
+        targetId: user.id,
+        details: {},
+      });
+    });
+    return { ok: true };
+  }
+
+  /** The policy and the confirmation, in the order a person fixes them. */
+  checkNew(password: string, confirmation: string, context: PasswordContext): PasswordVerdict {
+    const policy = checkPasswordPolicy(password, context);
+    return policy.ok ? checkConfirmation(password, confirmation) : policy;
+  }
+
+  /** Logins go to the audit log (never the password); the actor is the account tried. */
+  private record(user: LoginCandidate, action: string, details: Record<string, unknown>): Promise<void> {
+    return this.audit.record(this.dataSource.manager, {
+      tenantId: user.tenantId,
+      actor: actorOf(user),
+      action,
+      targetType: 'user',
+      targetId: user.id,
+      details,
+    });
+  }
+
+  private async verify(hash: string | null, password: string): Promise<boolean> {
+    this.dummyHash ??= hashPassword('gatehouse dummy password for timing equality');
+    const target = hash ?? (await this.dummyHash);
+    try {
+      const ok = await argon2.verify(target, password);
+      return ok && hash !== null;
+    } catch {
+      return false; // a malformed stored hash verifies nothing
+    }
+  }
+}
+
+function actorOf(user: LoginCandidate): Actor {
+  return { type: 'user', userId: user.id, clientId: null };
+}
+
+function toAuthenticated(user: LoginCandidate): AuthenticatedUser {
+  return {
+    id: user.id,
+    tenantId: user.tenantId,
+    username: user.username,
+    displayName: user.displayName,
+    mustChangePassword: user.mustChangePassword,
+  };
+}

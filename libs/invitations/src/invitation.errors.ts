@@ -1,0 +1,25 @@
+export enum InvitationErrorCode {
+  /** No invitation with that id, or no invitation behind that link. */
+  NotFound = 'invitation_not_found',
+  UserNotFound = 'invitation_user_not_found',
+  UnknownSections = 'invitation_unknown_sections',
+  InvalidExpiry = 'invitation_invalid_expiry',
+  /** Resend or revoke of an invitation that is no longer pending. */
+  NotPending = 'invitation_not_pending',
+  Expired = 'invitation_expired',
+  Revoked = 'invitation_revoked',
+  AlreadyAccepted = 'invitation_already_accepted',
+  /** The link belongs to another user. */
+  WrongUser = 'invitation_wrong_user',
+}
+
+export class InvitationError extends Error {
+  constructor(
+    readonly code: InvitationErrorCode,
+    message: string,
+    readonly items: string[] = [],
+  ) {
+    super(message);
+    this.name = 'InvitationError';
+  }
+}

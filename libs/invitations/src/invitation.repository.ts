@@ -1,0 +1,96 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { isUUID } from 'class-validator';
+import { DataSource, EntityManager } from 'typeorm';
+import type { CursorPosition } from '@gatehouse/audit';
+import { Invitation, type InvitationStatus } from './invitation.entity.js';
+
+export interface InvitationQuery {
+  status?: InvitationStatus;
+  after?: CursorPosition;
+  take: number;
+}
+
+@Injectable()
+export class InvitationRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  private manager(em?: EntityManager): EntityManager {
+    return em ?? this.dataSource.manager;
+  }
+
+  insert(em: EntityManager, invitation: Partial<Invitation>): Promise<Invitation> {
+    return em.getRepository(Invitation).save(em.getRepository(Invitation).create(invitation));
+  }
+
+  save(em: EntityManager, invitation: Invitation): Promise<Invitation> {
+    return em.getRepository(Invitation).save(invitation);
+  }
+
+  findById(tenantId: string, id: string, em?: EntityManager, lock = false): Promise<Invitation | null> {
+    if (!isUUID(id)) return Promise.resolve(null);
+    return this.manager(em)
+      .getRepository(Invitation)
+      .findOne({ where: { tenantId, id }, ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
+  }
+
+  findByTokenHash(tenantId: string, tokenHash: Buffer, em?: EntityManager): Promise<Invitation | null> {
+    return this.manager(em).getRepository(Invitation).findOneBy({ tenantId, tokenHash });
+  }
+
+  async setToken(em: EntityManager, invitation: Invitation, tokenHash: Buffer, expiresAt: Date): Promise<void> {
+    await em.getRepository(Invitation).update({ tenantId: invitation.tenantId, id: invitation.id }, { tokenHash, expiresAt });
+  }
+
+  /**
+   * The single-use step: only a pending, unexpired invitation of this user flips to accepted.
+   * Two concurrent accepts: the second waits on the row lock, re-checks, and matches nothing.
+   */
+  async accept(em: EntityManager, tenantId: string, tokenHash: Buffer, userId: string): Promise<Invitation | null> {
+    if (!isUUID(userId)) return null;
+    const rows: Array<{ id: string }> = await em.query(
+      `WITH a AS (UPDATE invitations SET status = 'accepted', accepted_at = now(), updated_at = now()
+                   WHERE tenant_id = $1 AND token_hash = $2 AND status = 'pending' AND expires_at > now() AND user_id = $3
+                   RETURNING id)
+       SELECT id FROM a`,
+      [tenantId, tokenHash, userId],
+    );
+    return rows[0] ? this.findById(tenantId, rows[0].id, em) : null;
+  }
+
+  page(tenantId: string, query: InvitationQuery): Promise<Invitation[]> {
+    const qb = this.dataSource.getRepository(Invitation).createQueryBuilder('i').where('i.tenant_id = :tenantId', { tenantId });
+    if (query.status === 'pending') qb.andWhere(`i.status = 'pending' AND i.expires_at > now()`);
+    else if (query.status === 'expired') qb.andWhere(`(i.status = 'expired' OR (i.status = 'pending' AND i.expires_at <= now()))`);
+    else if (query.status) qb.andWhere('i.status = :status', { status: query.status });
+    if (query.after) {
+      qb.andWhere(`(date_trunc('milliseconds', i.created_at), i.id) > (:at, :id)`, { at: query.after.at, id: query.after.id });
+    }
+    return qb.orderBy(`date_trunc('milliseconds', i.created_at)`).addOrderBy('i.id').take(query.take).getMany();
+  }
+
+  /**
+   * One sweep batch, one statement: up to `limit` overdue pending invitations (rows another sweeper
+   * holds are skipped) become expired, each with its audit event. Returns how many.
+   */
+  async expireBatch(limit: number): Promise<number> {
+    const rows: Array<{ n: number }> = await this.dataSource.query(
+      `WITH due AS (SELECT id FROM invitations
+                     WHERE status = 'pending' AND expires_at <= now()
+                     ORDER BY expires_at
+                     LIMIT $1
+                     FOR UPDATE SKIP LOCKED),
+            expired AS (UPDATE invitations i SET status = 'expired', updated_at = now()
+                          FROM due WHERE i.id = due.id AND i.status = 'pending'
+                        RETURNING i.id, i.tenant_id, i.user_id, i.expires_at),
+            audited AS (INSERT INTO audit_events (tenant_id, actor_type, actor_id, actor_client_id, action, target_type, target_id, details)
+                        SELECT tenant_id, 'system', NULL, NULL, 'invitation.expired', 'invitation', id::text,
+                               jsonb_build_object('userId', user_id, 'expiresAt', expires_at)
+                          FROM expired
+                        RETURNING 1)
+       SELECT count(*)::int AS n FROM audited`,
+      [limit],
+    );
+    return rows[0]?.n ?? 0;
+  }
+}

@@ -1,0 +1,106 @@
+/** A mail ready for the outbox: plain text and HTML of the same message. */
+export interface RenderedEmail {
+  template: 'invitation' | 'activation' | 'password-reset' | 'secret-expiry';
+  subject: string;
+  text: string;
+  html: string;
+}
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
+}
+
+/** Subjects are one line whatever the data says. */
+function oneLine(value: string): string {
+  return value.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ').slice(0, 200);
+}
+
+function page(title: string, paragraphs: string[], link?: { href: string; label: string }): string {
+  const body = paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n');
+  const button = link ? `<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>\n<p>${escapeHtml(link.href)}</p>` : '';
+  return `<!doctype html>\n<html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>\n<body>\n${body}\n${button}\n</body></html>\n`;
+}
+
+/** Every link in a mail starts from PUBLIC_URL, never from a request's Host. */
+export function linkFrom(publicUrl: string, path: string, token: string): string {
+  return `${publicUrl.replace(/\/+$/, '')}/${path}/${encodeURIComponent(token)}`;
+}
+
+export interface InvitationMail {
+  displayName: string;
+  sections: string[];
+  link: string;
+  expiresAt: Date;
+}
+
+export function invitationEmail(input: InvitationMail): RenderedEmail {
+  const lines = [
+    `Hello ${input.displayName},`,
+    `You have been invited to the documentation sections: ${input.sections.join(', ')}.`,
+    `Open the link below, log in and accept the invitation. It expires at ${input.expiresAt.toISOString()}.`,
+  ];
+  return {
+    template: 'invitation',
+    subject: 'You are invited to private documentation',
+    text: `${lines.join('\n\n')}\n\n${input.link}\n`,
+    html: page('Invitation', lines, { href: input.link, label: 'Open the invitation' }),
+  };
+}
+
+export interface AccountLinkMail {
+  displayName: string;
+  username: string;
+  link: string;
+  expiresAt: Date;
+}
+
+export function activationEmail(input: AccountLinkMail): RenderedEmail {
+  const lines = [
+    `Hello ${input.displayName},`,
+    `An account with the username ${input.username} has been set up for you.`,
+    `Choose your password with the link below. It can be used once and expires at ${input.expiresAt.toISOString()}.`,
+  ];
+  return {
+    template: 'activation',
+    subject: 'Set up your account',
+    text: `${lines.join('\n\n')}\n\n${input.link}\n`,
+    html: page('Set up your account', lines, { href: input.link, label: 'Choose a password' }),
+  };
+}
+
+export function passwordResetEmail(input: AccountLinkMail): RenderedEmail {
+  const lines = [
+    `Hello ${input.displayName},`,
+    `The password of your account ${input.username} has been reset by an administrator; the old one no longer works.`,
+    `Choose a new password with the link below. It can be used once and expires at ${input.expiresAt.toISOString()}.`,
+  ];
+  return {
+    template: 'password-reset',
+    subject: 'Choose a new password',
+    text: `${lines.join('\n\n')}\n\n${input.link}\n`,
+    html: page('Choose a new password', lines, { href: input.link, label: 'Choose a new password' }),
+  };
+}
+
+export interface SecretExpiryMail {
+  clientDisplayName: string;
+  clientId: string;
+  secretHint: string;
+  secretDisplayName: string;
+  expiresAt: Date;
+}
+
+export function secretExpiryEmail(input: SecretExpiryMail): RenderedEmail {
+  const lines = [
+    `The client secret "${input.secretDisplayName}" (starting with ${input.secretHint}) of the API client ${input.clientDisplayName} (${input.clientId}) expires at ${input.expiresAt.toISOString()}.`,
+    'Issue a new secret, deploy it, then revoke the old one before that time to avoid an outage.',
+  ];
+  return {
+    template: 'secret-expiry',
+    subject: oneLine(`Client secret of ${input.clientDisplayName} expires soon`),
+    text: `${lines.join('\n\n')}\n`,
+    html: page('Client secret expires soon', lines),
+  };
+}

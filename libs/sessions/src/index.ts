@@ -1,0 +1,4 @@
+export * from './session.entity.js';
+export * from './session.repository.js';
+export * from './session.service.js';
+export * from './sessions.module.js';

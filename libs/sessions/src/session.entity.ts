@@ -1,0 +1,47 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { Tenant } from '@gatehouse/tenants';
+import { User } from '@gatehouse/accounts';
+
+/**
+ * A Web UI session, kept server-side. The cookie carries 256 random bits; only their SHA-256 is
+ * stored here, so a database dump cannot be replayed as a cookie.
+ */
+@Entity({ name: 'sessions' })
+@Index('sessions_user_active_idx', ['userId'], { where: '"revoked_at" IS NULL' })
+@Index('sessions_expires_idx', ['expiresAt'])
+export class Session {
+  /** SHA-256 of the cookie value. */
+  @PrimaryColumn({ type: 'bytea' })
+  id: Buffer;
+
+  @Column({ type: 'uuid' })
+  tenantId: string;
+
+  @ManyToOne(() => Tenant, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'tenant_id' })
+  tenant?: Relation<Tenant>;
+
+  @Column({ type: 'uuid' })
+  userId: string;
+
+  @ManyToOne(() => User, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id' })
+  user?: Relation<User>;
+
+  /** Per-session CSRF token put in every form. */
+  @Column({ type: 'text' })
+  csrfSecret: string;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+
+  @Column({ type: 'timestamptz' })
+  lastSeenAt: Date;
+
+  /** Absolute end of the session, whatever the activity. */
+  @Column({ type: 'timestamptz' })
+  expiresAt: Date;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  revokedAt: Date | null;
+}

@@ -1,0 +1,101 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { Session } from './session.entity.js';
+
+/** Kept equal to the idle timeout of the service (a session idle this long is dead). */
+const SESSION_IDLE_SECONDS_FOR_PURGE = 30 * 60;
+
+export interface ActiveSessionRow {
+  tenantId: string;
+  userId: string;
+  csrfSecret: string;
+  displayName: string;
+  username: string;
+  mustChangePassword: boolean;
+  userStatus: string;
+}
+
+/** Queries on `sessions`, nothing else. */
+@Injectable()
+export class SessionRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async insert(values: Pick<Session, 'id' | 'tenantId' | 'userId' | 'csrfSecret' | 'expiresAt'>): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO sessions (id, tenant_id, user_id, csrf_secret, created_at, last_seen_at, expires_at)
+       VALUES ($1, $2, $3, $4, now(), now(), $5)`,
+      [values.id, values.tenantId, values.userId, values.csrfSecret, values.expiresAt],
+    );
+  }
+
+  /**
+   * The live session with this id, touched in the same statement: not revoked, not past its
+   * absolute end, not idle longer than `idleSeconds`, not older than the user's last password
+   * change (however it was changed: by the user, an admin reset or a link). The user's row comes
+   * along, read now.
+   */
+  async touchActive(id: Buffer, idleSeconds: number): Promise<ActiveSessionRow | null> {
+    const rows = returned<ActiveSessionRow>(
+      await this.dataSource.query(
+        `UPDATE sessions s SET last_seen_at = now()
+         FROM users u
+        WHERE s.id = $1 AND u.id = s.user_id AND s.revoked_at IS NULL AND s.expires_at > now()
+          AND s.last_seen_at > now() - make_interval(secs => $2)
+          AND (u.password_changed_at IS NULL OR s.created_at >= u.password_changed_at)
+       RETURNING s.tenant_id AS "tenantId", s.user_id AS "userId", s.csrf_secret AS "csrfSecret",
+                 u.display_name AS "displayName", u.username, u.must_change_password AS "mustChangePassword",
+                 u.status AS "userStatus"`,
+        [id, idleSeconds],
+      ),
+    );
+    return rows[0] ?? null;
+  }
+
+  async revoke(id: Buffer): Promise<void> {
+    await this.dataSource.query(`UPDATE sessions SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL`, [id]);
+  }
+
+  /** Ends every session of a user, except `keep` when given. */
+  async revokeAllOfUser(tenantId: string, userId: string, keep?: Buffer): Promise<number> {
+    const rows = returned<unknown>(
+      await this.dataSource.query(
+        `UPDATE sessions SET revoked_at = now()
+        WHERE tenant_id = $1 AND user_id = $2 AND revoked_at IS NULL AND ($3::bytea IS NULL OR id <> $3)
+       RETURNING id`,
+        [tenantId, userId, keep ?? null],
+      ),
+    );
+    return rows.length;
+  }
+
+  /** Deletes sessions that ended more than `graceSeconds` ago, in one statement; returns how many. */
+  async purgeEnded(graceSeconds: number): Promise<number> {
+    const rows: unknown[] = await this.dataSource.query(
+      `WITH d AS (DELETE FROM sessions
+                   WHERE expires_at < now() - make_interval(secs => $1)
+                      OR revoked_at < now() - make_interval(secs => $1)
+                      OR last_seen_at < now() - make_interval(secs => $1 + $2)
+                  RETURNING 1)
+       SELECT * FROM d`,
+      [graceSeconds, SESSION_IDLE_SECONDS_FOR_PURGE],
+    );
+    return rows.length;
+  }
+
+  /** Ends every session whose user is no longer active (all tenants when `tenantId` is `*`). */
+  async revokeOfInactiveUsers(tenantId: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE sessions s SET revoked_at = now() FROM users u
+        WHERE u.id = s.user_id AND u.status <> 'active' AND s.revoked_at IS NULL AND ($1 = '*' OR s.tenant_id::text = $1)`,
+      [tenantId],
+    );
+  }
+}
+
+/** TypeORM answers a raw UPDATE with `[rows, rowCount]` and other statements with `rows`. */
+function returned<T>(result: unknown): T[] {
+  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number')
+    return result[0] as T[];
+  return result as T[];
+}

@@ -1,0 +1,96 @@
+import type { INestApplication, INestApplicationContext } from '@nestjs/common';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MailOutbox, invitationEmail } from '@gatehouse/mail';
+import { createAdminApp } from '../apps/admin/src/admin.app.js';
+import { SchedulerService } from '../apps/worker/src/scheduler.service.js';
+import { createWorker } from '../apps/worker/src/worker.app.js';
+import { AdminFixtures, type OperatorFixture, type TenantFixture } from './support/admin-fixtures.js';
+import { SmtpSink } from './support/smtp-sink.js';
+import { testConfig } from './support/test-config.js';
+import { type TestDatabase, createTestDatabase } from './support/test-database.js';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+const HOUR = 3_600_000;
+
+describe('worker jobs: delivery by two workers, secret expiry warnings, scheduled sweep', () => {
+  let database: TestDatabase;
+  let app: INestApplication;
+  let dataSource: DataSource;
+  let tenant: TenantFixture;
+  let contact: OperatorFixture;
+  const workers: INestApplicationContext[] = [];
+  const sink = new SmtpSink();
+
+  const call = (method: 'get' | 'post', path: string, body?: unknown) => {
+    const req = request(app.getHttpServer())[method](`/admin/v1${path}`).set('authorization', `Bearer ${contact.token}`);
+    return body === undefined ? req : req.send(body as object);
+  };
+
+  beforeAll(async () => {
+    await sink.start();
+    database = await createTestDatabase();
+    const config = testConfig(database.url, { smtpUrl: sink.url });
+    app = await createAdminApp({ config });
+    dataSource = app.get(DataSource);
+    const fixtures = new AdminFixtures(app, config);
+    tenant = await fixtures.tenant();
+    contact = await fixtures.operator(tenant, ['ContactPerson']);
+    const intervals = { keyRotation: HOUR, outboxDelivery: HOUR, secretExpiryWarning: HOUR };
+    workers.push(await createWorker({ config, jobs: { intervals: { ...intervals, invitationExpiry: 200 }, deliveryBatchSize: 5 } }));
+    workers.push(await createWorker({ config, jobs: { intervals: { ...intervals, invitationExpiry: HOUR }, deliveryBatchSize: 5 } }));
+  });
+
+  afterAll(async () => {
+    for (const worker of workers) await worker.close();
+    await app?.close();
+    await sink.stop();
+    await database?.drop();
+  });
+
+  it('two workers delivering at once send each message exactly once', async () => {
+    const mail = invitationEmail({ displayName: 'X', sections: ['S'], link: 'http://localhost:3000/invitations/t', expiresAt: new Date() });
+    const entries = Array.from({ length: 40 }, (_, i) => ({ tenantId: tenant.tenantId, to: `r${i}@example.com`, mail }));
+    await dataSource.transaction((em) => app.get(MailOutbox).enqueueMany(em, entries));
+    const [a, b] = await Promise.all(workers.map((w) => w.get(SchedulerService).deliverMail()));
+    expect(a! + b!).toBe(40);
+    expect(sink.messages).toHaveLength(40);
+    expect(new Set(sink.messages.map((m) => m.parsed.messageId)).size).toBe(40);
+    expect(new Set(sink.messages.map((m) => m.envelopeTo[0])).size).toBe(40);
+    const [row] = await dataSource.query(`SELECT count(*)::int AS n FROM emails WHERE status = 'sent'`);
+    expect(row.n).toBe(40);
+  });
+
+  it('warns the client contact once per secret expiring within 14 days', async () => {
+    const client = (await call('post', '/clients', { displayName: 'Sync', contactEmail: 'ops@example.com' })).body;
+    expect((await call('post', `/clients/${client.clientId}/secrets`, { displayName: 'soon', expiresInDays: 10 })).status).toBe(201);
+    expect((await call('post', `/clients/${client.clientId}/secrets`, { displayName: 'later', expiresInDays: 100 })).status).toBe(201);
+    const runs = await Promise.all(workers.map((w) => w.get(SchedulerService).warnExpiringSecrets()));
+    expect(runs.reduce((n, r) => n + r.mailed, 0)).toBe(1);
+    expect(await workers[0]!.get(SchedulerService).warnExpiringSecrets()).toEqual({ warned: 0, mailed: 0 });
+    await workers[1]!.get(SchedulerService).deliverMail();
+    const mails = await sink.waitFor((m) => m.envelopeTo[0] === 'ops@example.com');
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.subject).toBe('Client secret of Sync expires soon');
+    expect(mails[0]!.text).toContain('"soon"');
+    const secrets = await dataSource.query(`SELECT display_name, expiry_warned_at IS NOT NULL AS warned FROM client_secrets ORDER BY display_name`);
+    expect(secrets.filter((s: Json) => ['soon', 'later'].includes(s.display_name))).toEqual([
+      { display_name: 'later', warned: false },
+      { display_name: 'soon', warned: true },
+    ]);
+  });
+
+  it('the scheduled sweep (short interval from the worker options) expires an overdue invitation', async () => {
+    await call('post', '/doc-sections', { slug: 'guide', title: 'Guide', body: 'x' });
+    const invitation = (await call('post', '/invitations', { userId: contact.user.id, sections: ['guide'] })).body;
+    await dataSource.query(`UPDATE invitations SET expires_at = now() - interval '1 second' WHERE id = $1`, [invitation.id]);
+    const deadline = Date.now() + 5000;
+    let status = 'pending';
+    while (status !== 'expired' && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      [{ status }] = await dataSource.query(`SELECT status FROM invitations WHERE id = $1`, [invitation.id]);
+    }
+    expect(status).toBe('expired');
+  });
+});
