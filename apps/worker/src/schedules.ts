@@ -16,6 +16,8 @@ export const SCHEDULES = {
   invitationExpiry: { name: 'invitation-expiry', everyMs: 60 * 1000 },
   /** Mails each client's contact once per secret, 14 days before it expires. */
   secretExpiryWarning: { name: 'secret-expiry-warning', everyMs: 24 * 60 * 60 * 1000 },
+  /** Drops client-authentication failure counters whose window has passed (one DELETE). */
+  throttlePurge: { name: 'throttle-purge', everyMs: 10 * 60 * 1000 },
 } satisfies Record<string, Schedule>;
 
 export type ScheduleKey = keyof typeof SCHEDULES;

@@ -33,7 +33,7 @@ export const REDACT_PATHS = [
 
 /** Path segments that carry link tokens are masked before a URL reaches a log. */
 const TOKEN_IN_PATH = /\/(invitations|activate|reset-password)\/[^/?#]+/g;
-const SECRET_IN_QUERY = /([?&](?:client_secret|token|password|code)=)[^&#]*/gi;
+const SECRET_IN_QUERY = /([?&](?:client_secret|client_assertion|token|password|code)=)[^&#]*/gi;
 
 export function maskUrl(url: string): string {
   return url.replace(TOKEN_IN_PATH, '/$1/[redacted]').replace(SECRET_IN_QUERY, '$1[redacted]');
