@@ -1,0 +1,24 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AppConfig } from '@gatehouse/config';
+
+/** Production settings (info logs, production mode) against the benchmark's own database. */
+export function benchConfig(options: { databaseUrl: string; publicUrl: string; pepper: Buffer; kek: Buffer }): AppConfig {
+  return {
+    nodeEnv: 'production',
+    databaseUrl: options.databaseUrl,
+    dataDir: mkdtempSync(join(tmpdir(), 'gatehouse-bench-')),
+    publicUrl: options.publicUrl,
+    port: 0,
+    adminPort: 0,
+    smtpUrl: undefined,
+    mailFrom: 'Gatehouse <no-reply@localhost>',
+    secretPepper: options.pepper,
+    keyEncryptionKey: options.kek,
+    tlsCertFile: undefined,
+    tlsKeyFile: undefined,
+    trustProxy: false,
+    logLevel: 'info',
+  };
+}

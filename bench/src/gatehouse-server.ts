@@ -1,0 +1,24 @@
+import 'reflect-metadata';
+import type { AppConfig } from '@gatehouse/config';
+import { createIdentityApp } from '../../apps/identity/src/identity.app.js';
+import { benchConfig } from './bench-config.js';
+import { announceReady, exitOnSignal, requiredEnv } from './protocol.js';
+
+/**
+ * The real identity app, as production builds it (request logs at info go to stdout, which the
+ * benchmark sends to a file). GATEHOUSE_LOG_LEVEL overrides the level for the attribution experiment.
+ */
+const port = Number(requiredEnv('PORT'));
+const config = {
+  ...benchConfig({
+    databaseUrl: requiredEnv('DATABASE_URL'),
+    publicUrl: `http://127.0.0.1:${port}`,
+    pepper: Buffer.from(requiredEnv('PEPPER'), 'hex'),
+    kek: Buffer.from(requiredEnv('KEK'), 'hex'),
+  }),
+  ...(process.env.GATEHOUSE_LOG_LEVEL ? { logLevel: process.env.GATEHOUSE_LOG_LEVEL as AppConfig['logLevel'] } : {}),
+};
+const app = await createIdentityApp({ config });
+await app.listen(port, '127.0.0.1');
+announceReady();
+exitOnSignal(() => app.close());

@@ -1,0 +1,156 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { type OutboxFigures, type SweepFigures, measureOutbox, measureSweep } from './background.js';
+import { type ProfileSummary, printProfileSummary } from './cpu-profile.js';
+import {
+  type ServerName,
+  type ServerResult,
+  failures,
+  machine,
+  measure,
+  onServer,
+  pin,
+  printTable,
+  profileGatehouse,
+  provision,
+  repoRoot,
+  round,
+  settings,
+  smoke,
+  targets,
+} from './harness.js';
+import { ALGORITHMS, type Algorithm } from './protocol.js';
+
+/**
+ * `npm run bench [-- --smoke]`: Gatehouse against node-oidc-provider and a minimal ceiling, ES256
+ * and RS256, then the invitation sweep and the mail outbox; writes bench/results/latest.json
+ * (smoke.json in smoke mode).
+ */
+async function main(): Promise<number> {
+  if (pin) execFileSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
+  const started = Date.now();
+  console.log(`Gatehouse benchmark${smoke ? ' (smoke)' : ''}: ${settings.connections} connections, ${settings.warmupSeconds} s warm-up, ${settings.durationSeconds} s runs`);
+  const provisioned = await provision();
+  const results: ServerResult[] = [];
+  /** RSS right after start and after the warm-up: baseline, and whether it still grows under load. */
+  const rssAtReadyMb: Record<string, number> = {};
+  const rssAfterWarmupMb: Record<string, number> = {};
+  /** Server CPU time per token (all threads): robust against a busy machine, unlike tokens/s. */
+  const cpuUsPerToken: Record<string, number> = {};
+  let p99AtHalfPeakMs: number | null = null;
+  let p99AtHalfPeakCeilingMs: number | null = null;
+  let profile: ProfileSummary | null = null;
+  let sweep: SweepFigures | null = null;
+  let outbox: OutboxFigures | null = null;
+  const notes: string[] = [];
+  const sizes = smoke ? { rows: 1_000, overdue: 100, emails: 50 } : { rows: 1_000_000, overdue: 100_000, emails: 5_000 };
+  try {
+    for (const alg of ALGORITHMS) {
+      await provisioned.setAlgorithm(alg);
+      for (const target of targets(provisioned, alg)) {
+        // Gatehouse's p99 at half its peak, and the ceiling's as the noise floor of this machine.
+        const halfPeak = target.name !== 'oidc-provider' && alg === 'ES256';
+        const measured = await measure(target, alg, halfPeak);
+        results.push(measured.result);
+        rssAtReadyMb[`${target.name} ${alg}`] = measured.rssAtReadyMb;
+        rssAfterWarmupMb[`${target.name} ${alg}`] = measured.rssAfterWarmupMb;
+        cpuUsPerToken[`${target.name} ${alg}`] = measured.cpuUsPerToken;
+        if (halfPeak && target.name === 'gatehouse') p99AtHalfPeakMs = measured.p99AtHalfPeakMs ?? null;
+        if (halfPeak && target.name === 'ceiling') p99AtHalfPeakCeilingMs = measured.p99AtHalfPeakMs ?? null;
+        console.log(`  ${target.name} ${alg}: ${measured.result.tokensPerSec} tokens/s, ${measured.cpuUsPerToken} µs CPU per token`);
+      }
+    }
+    await provisioned.setAlgorithm('ES256');
+    profile = await profileGatehouse(targets(provisioned, 'ES256').find((t) => t.name === 'gatehouse')!);
+    // The invitation sweep and the mail outbox: measured when their services work, else null.
+    try {
+      sweep = await measureSweep(provisioned.config, provisioned.tenantId, sizes.rows, sizes.overdue);
+      console.log(`  invitation sweep: ${sweep.overdue} of ${sweep.rows} expired in ${sweep.seconds} s`);
+    } catch (error) {
+      notes.push(`sweep not measured: ${(error as Error).message}`);
+    }
+    try {
+      outbox = await measureOutbox(provisioned.config, provisioned.tenantId, sizes.emails);
+      console.log(`  outbox: ${outbox.emails} emails at ${outbox.perSec}/s, exactly once: ${outbox.exactlyOnce}`);
+    } catch (error) {
+      notes.push(`outbox not measured: ${(error as Error).message}`);
+    }
+  } finally {
+    await provisioned.close();
+    await onServer(`DROP DATABASE IF EXISTS "${provisioned.databaseName}" WITH (FORCE)`);
+  }
+
+  const find = (server: ServerName, alg: Algorithm) => results.find((r) => r.server === server && r.alg === alg)!.tokensPerSec;
+  const ratio = (a: number, b: number) => (b > 0 ? round(a / b, 3) : 0);
+  const ratios = Object.fromEntries(
+    ALGORITHMS.map((alg) => [
+      alg,
+      {
+        vsOidcProvider: ratio(find('gatehouse', alg), find('oidc-provider', alg)),
+        vsCeiling: ratio(find('gatehouse', alg), find('ceiling', alg)),
+      },
+    ]),
+  );
+  const report = {
+    date: new Date().toISOString(),
+    machine: machine(),
+    settings,
+    results,
+    ratios,
+    p99AtHalfPeakMs,
+    p99AtHalfPeakCeilingMs,
+    rssAtReadyMb,
+    rssAfterWarmupMb,
+    cpuUsPerToken,
+    /** Same ratios from CPU cost per token (inverse): Gatehouse's share of the others' efficiency. */
+    ratiosByCpu: Object.fromEntries(
+      ALGORITHMS.map((alg) => [
+        alg,
+        {
+          vsOidcProvider: ratio(cpuUsPerToken[`oidc-provider ${alg}`]!, cpuUsPerToken[`gatehouse ${alg}`]!),
+          vsCeiling: ratio(cpuUsPerToken[`ceiling ${alg}`]!, cpuUsPerToken[`gatehouse ${alg}`]!),
+        },
+      ]),
+    ),
+    sweep,
+    outbox,
+    profile,
+    failures,
+    notes,
+    elapsedSeconds: round((Date.now() - started) / 1000, 0),
+  };
+  const file = join(repoRoot, 'bench/results', smoke ? 'smoke.json' : 'latest.json');
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+
+  console.log('');
+  printTable(results);
+  for (const alg of ALGORITHMS) {
+    const r = ratios[alg]!;
+    const c = report.ratiosByCpu[alg]!;
+    console.log(
+      `${alg}: Gatehouse = ${(r.vsOidcProvider * 100).toFixed(0)} % of oidc-provider, ${(r.vsCeiling * 100).toFixed(0)} % of the ceiling` +
+        ` (by CPU per token: ${(c.vsOidcProvider * 100).toFixed(0)} %, ${(c.vsCeiling * 100).toFixed(0)} %)`,
+    );
+  }
+  console.log(`p99 at half of the ES256 peak (open loop): Gatehouse ${p99AtHalfPeakMs} ms, ceiling ${p99AtHalfPeakCeilingMs} ms`);
+  console.log(`invitation sweep: ${sweep ? `${sweep.overdue} overdue of ${sweep.rows} in ${sweep.seconds} s` : 'not measured'}`);
+  console.log(`outbox: ${outbox ? `${outbox.emails} emails at ${outbox.perSec}/s, exactly once: ${outbox.exactlyOnce}` : 'not measured'}`);
+  for (const note of notes) console.log(`note: ${note}`);
+  if (profile) printProfileSummary({ ...profile, topFrames: profile.topFrames.slice(0, 15), byOrigin: profile.byOrigin.slice(0, 10), attributed: profile.attributed.slice(0, 15) });
+  console.log(`\nwrote ${file} in ${report.elapsedSeconds} s`);
+  if (failures.length > 0) {
+    console.error(`FAILED: servers answered with errors:\n  ${failures.join('\n  ')}`);
+    return 1;
+  }
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

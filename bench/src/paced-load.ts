@@ -1,0 +1,117 @@
+import { type Socket, connect } from 'node:net';
+
+export interface PacedResult {
+  sent: number;
+  ok: number;
+  failed: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+}
+
+/** One keep-alive connection that sends a preformatted request and reads one response at a time. */
+class Connection {
+  private buffered: Buffer = Buffer.alloc(0);
+  private pending: ((status: number) => void) | null = null;
+  readonly socket: Socket;
+
+  constructor(host: string, port: number) {
+    this.socket = connect({ host, port, noDelay: true });
+    this.socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    this.socket.on('error', () => this.finish(0));
+    this.socket.on('close', () => this.finish(0));
+  }
+
+  get idle(): boolean {
+    return this.pending === null && !this.socket.destroyed;
+  }
+
+  send(request: Buffer, onResponse: (status: number) => void): void {
+    this.pending = onResponse;
+    this.socket.write(request);
+  }
+
+  private onData(chunk: Buffer): void {
+    this.buffered = this.buffered.length ? Buffer.concat([this.buffered, chunk]) : chunk;
+    const headerEnd = this.buffered.indexOf('\r\n\r\n');
+    if (headerEnd < 0) return;
+    const head = this.buffered.subarray(0, headerEnd).toString('latin1');
+    const status = Number(head.slice(9, 12));
+    const length = /\r\ncontent-length:\s*(\d+)/i.exec(head);
+    if (!length) return this.finish(0); // only Content-Length framed answers are expected
+    const total = headerEnd + 4 + Number(length[1]);
+    if (this.buffered.length < total) return;
+    this.buffered = this.buffered.subarray(total);
+    this.finish(status);
+  }
+
+  private finish(status: number): void {
+    const pending = this.pending;
+    this.pending = null;
+    pending?.(status);
+  }
+}
+
+/**
+ * Open-loop load at a fixed rate: request i is due at start + i / rate and its latency counts from
+ * that moment (waiting for a free connection included), so a stalled server is charged for the
+ * requests it made wait. Raw sockets with a preformatted request keep the generator cheap.
+ *
+ * autocannon's `overallRate` is not used for this: it sends each connection's quota for the second
+ * in one burst and "corrects" latencies with a 1 ms expected interval, which gives a p99 of hundreds
+ * of milliseconds even for the ceiling server.
+ */
+export async function pacedLoad(options: { url: string; body: string; rate: number; seconds: number; connections?: number }): Promise<PacedResult> {
+  const url = new URL(options.url);
+  const port = Number(url.port || 80);
+  const body = Buffer.from(options.body);
+  const request = Buffer.concat([
+    Buffer.from(
+      `POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/x-www-form-urlencoded\r\n` +
+        `Content-Length: ${body.length}\r\nConnection: keep-alive\r\n\r\n`,
+    ),
+    body,
+  ]);
+  const connections = Array.from({ length: options.connections ?? 32 }, () => new Connection(url.hostname, port));
+  await Promise.all(connections.map((c) => new Promise((resolve) => c.socket.once('connect', resolve))));
+
+  const total = Math.max(1, Math.round(options.rate * options.seconds));
+  const latencies: number[] = [];
+  const waiting: number[] = [];
+  let failed = 0;
+  let sent = 0;
+  let settled = 0;
+  const start = performance.now();
+
+  await new Promise<void>((resolve) => {
+    const dispatch = () => {
+      for (const connection of connections) {
+        if (waiting.length === 0) return;
+        if (!connection.idle) continue;
+        const due = waiting.shift()!;
+        connection.send(request, (status) => {
+          if (status === 200) latencies.push(performance.now() - due);
+          else failed++;
+          settled++;
+          if (settled === total) resolve();
+          else dispatch();
+        });
+      }
+    };
+    const tick = () => {
+      const now = performance.now();
+      while (sent < total && start + (sent * 1000) / options.rate <= now) {
+        waiting.push(start + (sent * 1000) / options.rate);
+        sent++;
+      }
+      dispatch();
+      if (sent < total) setTimeout(tick, 1);
+    };
+    tick();
+  });
+  for (const connection of connections) connection.socket.destroy();
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]! : 0);
+  const round = (n: number) => Math.round(n * 100) / 100;
+  return { sent, ok: latencies.length, failed, p50Ms: round(at(0.5)), p99Ms: round(at(0.99)), maxMs: round(latencies.at(-1) ?? 0) };
+}

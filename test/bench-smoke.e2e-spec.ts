@@ -1,0 +1,62 @@
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(import.meta.dirname, '..');
+const latest = resolve(root, 'bench/results/latest.json');
+
+function mtimeOf(file: string): number | null {
+  return existsSync(file) ? statSync(file).mtimeMs : null;
+}
+
+/** `npm run bench -- --smoke` end to end: every server answers 200s, the report has its shape. */
+describe('benchmark smoke mode', () => {
+  it('runs the whole pipeline with short runs, exits 0 and writes smoke.json only', async () => {
+    const latestBefore = mtimeOf(latest);
+    const outcome = await new Promise<{ code: number; output: string }>((done) => {
+      execFile(
+        process.execPath,
+        ['dist/bench/src/main.js', '--smoke'],
+        { cwd: root, timeout: 170_000, maxBuffer: 16 * 1024 * 1024 },
+        (error, stdout, stderr) => done({ code: error ? ((error.code as number | undefined) ?? 1) : 0, output: `${stdout}\n${stderr}` }),
+      );
+    });
+    expect(outcome.code, outcome.output).toBe(0);
+    expect(mtimeOf(latest)).toBe(latestBefore);
+
+    const report = JSON.parse(readFileSync(resolve(root, 'bench/results/smoke.json'), 'utf8'));
+    expect(report).toMatchObject({
+      date: expect.any(String),
+      machine: { nproc: expect.any(Number), cpuModel: expect.any(String), node: process.version },
+      p99AtHalfPeakMs: expect.any(Number),
+    });
+    expect(report.failures).toEqual([]);
+    expect(report.results).toHaveLength(6);
+    for (const server of ['gatehouse', 'oidc-provider', 'ceiling']) {
+      for (const alg of ['ES256', 'RS256']) {
+        const row = report.results.find((r: { server: string; alg: string }) => r.server === server && r.alg === alg);
+        expect(row, `${server} ${alg}`).toMatchObject({
+          tokensPerSec: expect.any(Number),
+          p50Ms: expect.any(Number),
+          p99Ms: expect.any(Number),
+          rssMb: expect.any(Number),
+        });
+        expect(row.tokensPerSec).toBeGreaterThan(0);
+        expect(row.rssMb).toBeGreaterThan(0);
+      }
+    }
+    for (const alg of ['ES256', 'RS256']) {
+      expect(report.ratios[alg]).toEqual({ vsOidcProvider: expect.any(Number), vsCeiling: expect.any(Number) });
+      expect(report.ratiosByCpu[alg]).toEqual({ vsOidcProvider: expect.any(Number), vsCeiling: expect.any(Number) });
+      expect(report.cpuUsPerToken[`gatehouse ${alg}`]).toBeGreaterThan(0);
+    }
+    // Measured when the invitation sweep and the mail outbox exist, `null` until then.
+    for (const [field, keys] of [
+      ['sweep', ['rows', 'overdue', 'seconds']],
+      ['outbox', ['emails', 'perSec', 'exactlyOnce']],
+    ] as const) {
+      if (report[field] !== null) expect(Object.keys(report[field]).sort()).toEqual([...keys].sort());
+    }
+  }, 180_000);
+});
