@@ -49,14 +49,12 @@ describe('web UI: invitation and activation links', () => {
       .query(`INSERT INTO tenants (slug, display_name) VALUES ('acme', 'Acme') RETURNING id`);
     tenantId = row.id;
     web = new WebClient(app, ORIGIN, tenantId);
-    const carla = await app
-      .get(UserService)
-      .create(tenantId, SYSTEM_ACTOR, {
-        username: 'carla',
-        email: 'carla@acme.example',
-        displayName: 'Carla',
-        roles: ['ContactPerson'],
-      });
+    const carla = await app.get(UserService).create(tenantId, SYSTEM_ACTOR, {
+      username: 'carla',
+      email: 'carla@acme.example',
+      displayName: 'Carla',
+      roles: ['ContactPerson'],
+    });
     contact = {
       type: 'user',
       userId: carla.id,
@@ -140,14 +138,12 @@ describe('web UI: invitation and activation links', () => {
   });
 
   it('activation links: single use, expired → 410, policy reasons shown', async () => {
-    await app
-      .get(UserService)
-      .create(tenantId, contact, {
-        username: 'finn',
-        email: 'finn@example.com',
-        displayName: 'Finn',
-        password: 'activation-link',
-      });
+    await app.get(UserService).create(tenantId, contact, {
+      username: 'finn',
+      email: 'finn@example.com',
+      displayName: 'Finn',
+      password: 'activation-link',
+    });
     await app.get(OutboxDeliveryService).deliverDue();
     const [mail] = await sink.waitFor((m) => m.envelopeTo.includes('finn@example.com'));
     const path = /\/activate\/[A-Za-z0-9_%-]+/.exec(mail!.text)![0];

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import { SecretExpiryWarningService } from '@gatehouse/clients';
 import { InvitationSweepService } from '@gatehouse/invitations';
 import { OutboxDeliveryService } from '@gatehouse/mail';
+import { SessionService } from '@gatehouse/sessions';
 import { ClientAuthenticator, SigningKeyService } from '@gatehouse/tokens';
 import { type Schedule, schedulesWith } from './schedules.js';
 import { WORKER_JOB_OPTIONS, type WorkerJobOptions } from './worker-options.js';
@@ -16,6 +17,7 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
   constructor(
     private readonly signingKeys: SigningKeyService,
     private readonly authenticator: ClientAuthenticator,
+    private readonly sessions: SessionService,
     private readonly delivery: OutboxDeliveryService,
     private readonly invitations: InvitationSweepService,
     private readonly secretWarnings: SecretExpiryWarningService,
@@ -29,6 +31,7 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
     this.every(schedules.invitationExpiry, () => this.expireInvitations());
     this.every(schedules.secretExpiryWarning, () => this.warnExpiringSecrets());
     this.every(schedules.throttlePurge, () => this.authenticator.purgeStaleThrottles());
+    this.every(schedules.sessionPurge, () => this.sessions.purgeEnded());
   }
 
   onApplicationShutdown(): void {

@@ -18,6 +18,8 @@ export const SCHEDULES = {
   secretExpiryWarning: { name: 'secret-expiry-warning', everyMs: 24 * 60 * 60 * 1000 },
   /** Drops client-authentication failure counters whose window has passed (one DELETE). */
   throttlePurge: { name: 'throttle-purge', everyMs: 10 * 60 * 1000 },
+  /** Deletes Web UI sessions that ended (logout, timeout) more than a day ago (one DELETE). */
+  sessionPurge: { name: 'session-purge', everyMs: 60 * 60 * 1000 },
 } satisfies Record<string, Schedule>;
 
 export type ScheduleKey = keyof typeof SCHEDULES;

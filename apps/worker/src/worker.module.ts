@@ -3,6 +3,7 @@ import { ClientsModule } from '@gatehouse/clients';
 import type { AppConfig } from '@gatehouse/config';
 import { InvitationsModule } from '@gatehouse/invitations';
 import { MailModule } from '@gatehouse/mail';
+import { SessionsModule } from '@gatehouse/sessions';
 import { type CoreOptions, coreImports } from '@gatehouse/schema';
 import { TokensModule } from '@gatehouse/tokens';
 import { SchedulerService } from './scheduler.service.js';
@@ -26,6 +27,7 @@ export class WorkerModule {
         MailModule,
         InvitationsModule,
         ClientsModule,
+        SessionsModule,
       ],
       providers: [SchedulerService, { provide: WORKER_JOB_OPTIONS, useValue: options.jobs ?? {} }],
     };
