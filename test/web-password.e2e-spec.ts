@@ -137,6 +137,10 @@ describe('web UI: lockout and passwords', () => {
     expect((await request(app.getHttpServer()).get('/password').set('Cookie', before)).status).toBe(303);
     expect((await web.login('nora', WEB_PASSWORD)).res.status).toBe(401);
     expect((await web.login('nora', NEW_PASSWORD)).res.headers.location).toBe('/docs');
+    const notices = await dataSource.query(
+      `SELECT e.template FROM emails e JOIN users u ON u.email = e.to_address WHERE u.username = 'nora'`,
+    );
+    expect(notices).toEqual([{ template: 'password-changed' }]);
     const [{ hash }] = await dataSource.query(`SELECT password_hash AS hash FROM users WHERE username = 'nora'`);
     expect(hash).toMatch(/^\$argon2id\$/);
   });

@@ -5,7 +5,15 @@ import { User } from './user.entity.js';
 
 export type LoginCandidate = Pick<
   User,
-  'id' | 'tenantId' | 'username' | 'displayName' | 'status' | 'mustChangePassword' | 'failedLoginCount' | 'lockedUntil'
+  | 'id'
+  | 'tenantId'
+  | 'username'
+  | 'displayName'
+  | 'email'
+  | 'status'
+  | 'mustChangePassword'
+  | 'failedLoginCount'
+  | 'lockedUntil'
 > & { passwordHash: string | null };
 
 /** Queries behind Web UI logins: the candidate with its hash, failure counting, password change. */

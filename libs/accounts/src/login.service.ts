@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import argon2 from 'argon2';
 import { DataSource } from 'typeorm';
 import { type Actor, AuditService } from '@gatehouse/audit';
+import { MailOutbox, passwordChangedEmail } from '@gatehouse/mail';
 import { type LoginCandidate, LoginRepository } from './login.repository.js';
 import {
   type PasswordContext,
@@ -58,6 +59,7 @@ export class LoginService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly logins: LoginRepository,
     private readonly audit: AuditService,
+    private readonly outbox: MailOutbox,
   ) {}
 
   async authenticate(tenantId: string, username: string, password: string): Promise<LoginOutcome> {
@@ -101,6 +103,8 @@ export class LoginService {
         targetId: user.id,
         details: {},
       });
+      const mail = passwordChangedEmail({ displayName: user.displayName, username: user.username, changedAt: new Date() });
+      await this.outbox.enqueue(em, { tenantId, to: user.email, mail });
     });
     return { ok: true };
   }

@@ -1,6 +1,6 @@
 /** A mail ready for the outbox: plain text and HTML of the same message. */
 export interface RenderedEmail {
-  template: 'invitation' | 'activation' | 'password-reset' | 'secret-expiry';
+  template: 'invitation' | 'activation' | 'password-reset' | 'password-changed' | 'secret-expiry';
   subject: string;
   text: string;
   html: string;
@@ -81,6 +81,27 @@ export function passwordResetEmail(input: AccountLinkMail): RenderedEmail {
     subject: 'Choose a new password',
     text: `${lines.join('\n\n')}\n\n${input.link}\n`,
     html: page('Choose a new password', lines, { href: input.link, label: 'Choose a new password' }),
+  };
+}
+
+export interface PasswordChangedMail {
+  displayName: string;
+  username: string;
+  changedAt: Date;
+}
+
+/** Tells the owner of an account that its password changed, so an unexpected change is noticed. */
+export function passwordChangedEmail(input: PasswordChangedMail): RenderedEmail {
+  const lines = [
+    `Hello ${input.displayName},`,
+    `The password of your account ${input.username} was changed at ${input.changedAt.toISOString()}, and your other sessions were ended.`,
+    'If you did not change it, ask your contact person to reset your password at once.',
+  ];
+  return {
+    template: 'password-changed',
+    subject: 'Your password was changed',
+    text: `${lines.join('\n\n')}\n`,
+    html: page('Your password was changed', lines),
   };
 }
 
