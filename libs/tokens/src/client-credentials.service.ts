@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { SignJWT } from 'jose';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import type { Tenant } from '@gatehouse/tenants';
 import { ClientAuthenticator } from './client-authenticator.js';
+import { signCompactJws } from './compact-jws.js';
 import type { ApiRow, ClientSnapshot } from './client-credentials.repository.js';
 import { CredentialDirectory } from './credential-directory.js';
 import { assertMayRequest, grantedScopes, parseScopeParameter } from './scope-request.js';
@@ -85,7 +85,8 @@ export class ClientCredentialsService {
     const signer = await this.signingKeys.signer(tenant.id);
     const iat = Math.floor(Date.now() / 1000);
     const expiresIn = tenant.accessTokenLifetimeSeconds;
-    const accessToken = await new SignJWT({
+    const accessToken = signCompactJws(signer, {
+      iss: issuerOf(this.config.publicUrl, tenant.id),
       aud: api.appId,
       sub: snapshot.client.id,
       oid: snapshot.client.id,
@@ -97,14 +98,11 @@ export class ClientCredentialsService {
       scope: scopes.join(' '),
       idtyp: 'app',
       ver: '2.0',
-    })
-      .setProtectedHeader({ alg: signer.alg, kid: signer.kid, typ: 'at+jwt' })
-      .setIssuer(issuerOf(this.config.publicUrl, tenant.id))
-      .setIssuedAt(iat)
-      .setNotBefore(iat)
-      .setExpirationTime(iat + expiresIn)
-      .setJti(randomUUID())
-      .sign(signer.key);
+      iat,
+      nbf: iat,
+      exp: iat + expiresIn,
+      jti: randomUUID(),
+    });
     return {
       token_type: 'Bearer',
       expires_in: expiresIn,
