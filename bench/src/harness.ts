@@ -1,9 +1,9 @@
+import { freePort } from '@gatehouse/database';
 // The benchmark's machinery: server processes on core 1, load from core 0, provisioning, profiling.
 import 'reflect-metadata';
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { Writable } from 'node:stream';
@@ -79,16 +79,6 @@ function hasTaskset(): boolean {
   }
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolvePort(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 function databaseUrl(name: string): string {
   const url = new URL(serverUrl);

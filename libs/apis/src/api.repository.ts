@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isUUID } from 'class-validator';
 import { DataSource, EntityManager, In } from 'typeorm';
-import type { CursorPosition } from '@gatehouse/audit';
+import type { CursorPosition } from '@gatehouse/database';
 import { ApiScope } from './api-scope.entity.js';
 import { Api } from './api.entity.js';
 

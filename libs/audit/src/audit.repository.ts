@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditEvent } from './audit-event.entity.js';
-import type { CursorPosition } from './pagination.js';
+import type { CursorPosition } from '@gatehouse/database';
 
 export interface AuditQuery {
   tenantId: string;

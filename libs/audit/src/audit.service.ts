@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import type { Actor } from './actor.js';
 import { AuditRepository } from './audit.repository.js';
-import { type Page, type PageRequest, decodeCursor, pageSize, toPage } from './pagination.js';
+import { type Page, type PageRequest, decodeCursor, pageSize, toPage } from '@gatehouse/database';
 import { redactDetails } from './redact.js';
 
 export interface AuditRecord {

@@ -1,7 +1,6 @@
 export * from './audit-event.entity.js';
 export * from './actor.js';
 export * from './redact.js';
-export * from './pagination.js';
 export * from './audit.repository.js';
 export * from './audit.service.js';
 export * from './audit.module.js';

@@ -49,7 +49,8 @@ export async function startEmbeddedPostgres(dataDir: string, log: (msg: string) 
   };
 }
 
-function freePort(): Promise<number> {
+/** A TCP port on 127.0.0.1 that is free right now. */
+export function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const probe = createServer();
     probe.once('error', reject);

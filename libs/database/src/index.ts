@@ -5,3 +5,4 @@ export * from './embedded-postgres.js';
 export * from './change-notifier.js';
 export * from './change-listener.js';
 export * from './database.module.js';
+export * from './pagination.js';

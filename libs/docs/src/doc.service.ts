@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { type Actor, AuditService, type Page, type PageRequest, decodeCursor, pageSize, toPage } from '@gatehouse/audit';
+import { type Actor, AuditService } from '@gatehouse/audit';
+import { type Page, type PageRequest, decodeCursor, pageSize, toPage } from '@gatehouse/database';
 import { uniqueViolation } from '@gatehouse/database';
 import type { DocSection } from './doc-section.entity.js';
 import { DocError, DocErrorCode } from './doc.errors.js';

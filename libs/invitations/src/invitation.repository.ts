@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isUUID } from 'class-validator';
 import { DataSource, EntityManager } from 'typeorm';
-import type { CursorPosition } from '@gatehouse/audit';
+import type { CursorPosition } from '@gatehouse/database';
 import { Invitation, type InvitationStatus } from './invitation.entity.js';
 
 export interface InvitationQuery {

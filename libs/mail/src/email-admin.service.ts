@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { type Actor, AuditService, type Page, type PageRequest, decodeCursor, pageSize, toPage } from '@gatehouse/audit';
+import { type Actor, AuditService } from '@gatehouse/audit';
+import { type Page, type PageRequest, decodeCursor, pageSize, toPage } from '@gatehouse/database';
 import type { Email, EmailStatus } from './email.entity.js';
 import { EmailRepository } from './email.repository.js';
 import { MailError, MailErrorCode } from './mail.errors.js';

@@ -1,6 +1,6 @@
 import { Body, Get, Param, Post, Query } from '@nestjs/common';
 import { type ApiScopeView, ApiService, type ApiView } from '@gatehouse/apis';
-import type { Page } from '@gatehouse/audit';
+import type { Page } from '@gatehouse/database';
 import { ApiCreatedResponse, ApiOkResponse } from '@nestjs/swagger';
 import { ApiPage, ProtectedApiResponse, ApiScopeResponse } from '../dto/responses.dto.js';
 import { AdminController } from '../auth/admin-controller.js';

@@ -1,5 +1,6 @@
 import { Get, Query } from '@nestjs/common';
-import { type AuditEventView, AuditService, type Page } from '@gatehouse/audit';
+import { type AuditEventView, AuditService } from '@gatehouse/audit';
+import { type Page } from '@gatehouse/database';
 import { ApiOkResponse } from '@nestjs/swagger';
 import { AuditEventPage } from '../dto/responses.dto.js';
 import { AdminController } from '../auth/admin-controller.js';

@@ -1,5 +1,5 @@
 import { Body, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import type { Page } from '@gatehouse/audit';
+import type { Page } from '@gatehouse/database';
 import { type ClientState, ClientService, type ClientView, type IssuedSecret, type SecretView } from '@gatehouse/clients';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse } from '@nestjs/swagger';
 import { ClientPage, ClientResponse, IssuedSecretResponse, ScopesResponse, SecretResponse } from '../dto/responses.dto.js';

@@ -1,6 +1,6 @@
 import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse } from '@nestjs/swagger';
-import type { Page } from '@gatehouse/audit';
+import type { Page } from '@gatehouse/database';
 import { type DocSectionView, DocService } from '@gatehouse/docs';
 import { AdminController } from '../auth/admin-controller.js';
 import { type AdminPrincipal, Principal } from '../auth/principal.js';

@@ -1,6 +1,6 @@
 import { Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOkResponse } from '@nestjs/swagger';
-import type { Page } from '@gatehouse/audit';
+import type { Page } from '@gatehouse/database';
 import { EmailAdminService, type EmailView } from '@gatehouse/mail';
 import { AdminController } from '../auth/admin-controller.js';
 import { type AdminPrincipal, Principal } from '../auth/principal.js';

@@ -1,6 +1,6 @@
 import { Body, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse } from '@nestjs/swagger';
-import type { Page } from '@gatehouse/audit';
+import type { Page } from '@gatehouse/database';
 import { InvitationService, type InvitationView } from '@gatehouse/invitations';
 import { AdminController } from '../auth/admin-controller.js';
 import { type AdminPrincipal, Principal } from '../auth/principal.js';

@@ -1,6 +1,6 @@
 import { Body, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { type CreatedUser, type UserView, UserService } from '@gatehouse/accounts';
-import type { Page } from '@gatehouse/audit';
+import type { Page } from '@gatehouse/database';
 import { ApiCreatedResponse, ApiOkResponse } from '@nestjs/swagger';
 import { UserPage, UserResponse } from '../dto/responses.dto.js';
 import { AdminController } from '../auth/admin-controller.js';

@@ -3,7 +3,7 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger 
 import type { Request, Response } from 'express';
 import { AccountError, AccountErrorCode } from '@gatehouse/accounts';
 import { ApiError, ApiErrorCode } from '@gatehouse/apis';
-import { InvalidCursorError } from '@gatehouse/audit';
+import { InvalidCursorError } from '@gatehouse/database';
 import { ClientError, ClientErrorCode } from '@gatehouse/clients';
 import { isDatabaseUnavailable, isUnstorableText } from '@gatehouse/database';
 import { DocError, DocErrorCode } from '@gatehouse/docs';
