@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import request from 'supertest';
@@ -46,6 +47,27 @@ describe('token endpoint', () => {
     expect(response.body.correlation_id).toMatch(UUID);
     expect(response.body.error_uri).toBe(`${publicUrl}/error?code=${code}`);
     expect(response.headers['cache-control']).toBe('no-store');
+  }
+
+  /** Writes a raw HTTP/1.1 request in pieces (a pause between them) and resolves with the raw answer. */
+  function rawRequest(pieces: string[], options: { hangUp?: boolean } = {}): Promise<string> {
+    const address = app.getHttpServer().address() as { port: number };
+    return new Promise((resolve, reject) => {
+      const socket = connect(address.port, '127.0.0.1');
+      let answer = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => (answer += chunk));
+      socket.on('error', reject);
+      socket.on('close', () => resolve(answer));
+      socket.on('connect', async () => {
+        for (const piece of pieces) {
+          socket.write(piece);
+          await new Promise((next) => setTimeout(next, 20));
+        }
+        if (options.hangUp) socket.destroy();
+        else socket.end();
+      });
+    });
   }
 
   beforeAll(async () => {
@@ -150,6 +172,16 @@ describe('token endpoint', () => {
       expect(metrics.text).toMatch(
         /http_request_duration_seconds_count\{method="POST",route="\/:tenant\/oauth2\/v2.0\/token",status="200"\} [1-9]/,
       );
+    });
+
+    it('reads a body that arrives in pieces, and keeps serving after a client hangs up mid-body', async () => {
+      const body = form(valid());
+      const head = `POST ${tokenPath()} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`;
+      const answer = await rawRequest([head, body.slice(0, 40), body.slice(40, 90), body.slice(90)]);
+      expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+      expect(answer).toContain('"access_token":"');
+      await rawRequest([head, body.slice(0, 40)], { hangUp: true });
+      await post(valid()).expect(200);
     });
 
     it('accepts the client id in any letter case (it is a UUID)', async () => {
@@ -263,6 +295,20 @@ describe('token endpoint', () => {
 
     it('body over 16 KiB → 400 invalid_request 90014', async () => {
       await expectError(await post({ ...valid(), padding: 'x'.repeat(17_000) }), 400, 'invalid_request', 90014);
+    });
+
+    it('a chunked body that grows past 16 KiB → 400 invalid_request, without reading the rest', async () => {
+      const head = `POST ${tokenPath()} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n`;
+      const chunk = (text: string) => `${text.length.toString(16)}\r\n${text}\r\n`;
+      const pieces = [
+        head,
+        chunk(`${form(valid())}&padding=`),
+        ...Array.from({ length: 5 }, () => chunk('x'.repeat(4000))),
+        '0\r\n\r\n',
+      ];
+      const answer = await rawRequest(pieces);
+      expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+      expect(answer).toContain('"error_codes":[90014]');
     });
 
     it('Basic and client_secret together → 400 invalid_request 90014', async () => {

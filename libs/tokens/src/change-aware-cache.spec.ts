@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChangeEvent, ChangeListener } from '@gatehouse/database';
-import { ChangeAwareCache } from './change-aware-cache.js';
+import { ChangeAwareCache, NOT_CACHED } from './change-aware-cache.js';
 
 class FakeListener {
   connected = true;
@@ -74,5 +74,42 @@ describe('ChangeAwareCache', () => {
     const { cache } = setup();
     await expect(cache.get('t1|a', 't1', () => Promise.reject(new Error('db down')))).rejects.toThrow('db down');
     expect(await cache.get('t1|a', 't1', () => Promise.resolve(7))).toBe(7);
+  });
+
+  it('peek answers a loaded value without a promise, and only while get would serve it from memory', async () => {
+    const { listener, cache } = setup();
+    let release: (value: number) => void = () => undefined;
+    const pending = cache.get('t1|a', 't1', () => new Promise<number>((resolve) => (release = resolve)));
+    expect(cache.peek('t1|a')).toBe(NOT_CACHED);
+    release(5);
+    await pending;
+    expect(cache.peek('t1|a')).toBe(5);
+    listener.connected = false;
+    expect(cache.peek('t1|a')).toBe(NOT_CACHED);
+    listener.connected = true;
+    listener.emit({ kind: 'client', tenantId: 't1', id: 'a' });
+    expect(cache.peek('t1|a')).toBe(NOT_CACHED);
+  });
+
+  it('peek never answers a failed load, an expired entry or one loaded before a change', async () => {
+    const { listener, cache } = setup({ ttlMs: 20 });
+    await expect(cache.get('t1|a', 't1', () => Promise.reject(new Error('db down')))).rejects.toThrow('db down');
+    expect(cache.peek('t1|a')).toBe(NOT_CACHED);
+    await cache.get('t1|b', 't1', () => Promise.resolve(1));
+    expect(cache.peek('t1|b')).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(cache.peek('t1|b')).toBe(NOT_CACHED);
+    let release: (value: number) => void = () => undefined;
+    const pending = cache.get('t1|c', 't1', () => new Promise<number>((resolve) => (release = resolve)));
+    listener.emit({ kind: 'client', tenantId: 't1', id: 'c' });
+    release(2);
+    await pending;
+    expect(cache.peek('t1|c')).toBe(NOT_CACHED);
+  });
+
+  it('a remembered value can be peeked', () => {
+    const { cache } = setup();
+    cache.remember('t1|a', 't1', 9, cache.version);
+    expect(cache.peek('t1|a')).toBe(9);
   });
 });

@@ -4,7 +4,12 @@ interface Entry<V> {
   tenantId: string;
   value: Promise<V>;
   expiresAt: number;
+  /** Set once the load has resolved, so the hot path can read the value without a promise. */
+  settled?: { value: V };
 }
+
+/** What {@link ChangeAwareCache.peek} answers when no settled, fresh value is at hand. */
+export const NOT_CACHED: unique symbol = Symbol('not cached');
 
 export interface ChangeAwareCacheOptions {
   /** Change kinds that drop this cache's entries of the event's tenant. */
@@ -41,12 +46,25 @@ export class ChangeAwareCache<V> {
     if (cached && cached.expiresAt > now) return cached.value;
     if (this.entries.size >= (this.options.maxEntries ?? 100_000)) this.entries.clear();
     const value = load();
-    const entry = { tenantId, value, expiresAt: now + this.options.ttlMs };
+    const entry: Entry<V> = { tenantId, value, expiresAt: now + this.options.ttlMs };
     this.entries.set(key, entry);
-    value.catch(() => {
-      if (this.entries.get(key) === entry) this.entries.delete(key);
-    });
+    value.then(
+      (loaded) => void (entry.settled = { value: loaded }),
+      () => {
+        if (this.entries.get(key) === entry) this.entries.delete(key);
+      },
+    );
     return value;
+  }
+
+  /**
+   * The value {@link get} would answer, without a promise, when it is loaded, fresh and trusted;
+   * else {@link NOT_CACHED} and the caller goes through {@link get}.
+   */
+  peek(key: string): V | typeof NOT_CACHED {
+    if (!this.listener.connected) return NOT_CACHED;
+    const cached = this.entries.get(key);
+    return cached?.settled && cached.expiresAt > Date.now() ? cached.settled.value : NOT_CACHED;
   }
 
   /**
@@ -67,7 +85,12 @@ export class ChangeAwareCache<V> {
   remember(key: string, tenantId: string, value: V, version: number): void {
     if (!this.listener.connected || version !== this.changes) return;
     if (this.entries.size >= (this.options.maxEntries ?? 100_000)) this.entries.clear();
-    this.entries.set(key, { tenantId, value: Promise.resolve(value), expiresAt: Date.now() + this.options.ttlMs });
+    this.entries.set(key, {
+      tenantId,
+      value: Promise.resolve(value),
+      expiresAt: Date.now() + this.options.ttlMs,
+      settled: { value },
+    });
   }
 
   /** Drops one entry (e.g. a miss that must not be remembered). */

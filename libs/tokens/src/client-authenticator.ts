@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { SecretHasher } from '@gatehouse/crypto';
 import { announceChange } from '@gatehouse/database';
 import { ClientCredentialsRepository, type ClientSnapshot } from './client-credentials.repository.js';
-import { CredentialDirectory, canonicalClientId } from './credential-directory.js';
+import { canonicalClientId } from './credential-directory.js';
 import { TokenRequestError, TokenRequestErrorCode } from './token-request.errors.js';
 
 /** Failed authentications allowed per (tenant, client id) within one window. */
@@ -40,24 +40,29 @@ export class ClientAuthenticator {
   private readonly logger = new Logger(ClientAuthenticator.name);
 
   constructor(
-    private readonly directory: CredentialDirectory,
     private readonly repository: ClientCredentialsRepository,
     private readonly hasher: SecretHasher,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
-  /** The authenticated, enabled client; every failure is a {@link TokenRequestError}. */
-  async authenticate(input: AuthenticationInput): Promise<ClientSnapshot> {
-    const snapshot = await this.directory.client(input.tenantId, input.clientId);
+  /**
+   * The authenticated, enabled client, given its snapshot as the directory has it (null for an
+   * unknown client id). Synchronous when the secret is right (the hot path) or the client is
+   * disabled; a failure that counts against the throttle is a promise that rejects once it is
+   * counted. Every failure is a {@link TokenRequestError}.
+   */
+  authenticate(input: AuthenticationInput, snapshot: ClientSnapshot | null): ClientSnapshot | Promise<never> {
     const now = Date.now();
     if (snapshot?.blockedUntil && snapshot.blockedUntil.getTime() > now) {
-      await this.countFailure(input, now);
-      throw this.tooMany(snapshot.blockedUntil, now);
+      return this.refuse(input, now, this.tooMany(snapshot.blockedUntil, now));
     }
     const outcome = this.checkSecret(snapshot, input.clientSecret, now);
     if (!snapshot || outcome !== 'valid') {
-      await this.countFailure(input, now);
-      throw this.failure(input, !snapshot ? 'unknown' : outcome === 'expired' ? 'expired' : 'invalid');
+      return this.refuse(
+        input,
+        now,
+        this.failure(input, !snapshot ? 'unknown' : outcome === 'expired' ? 'expired' : 'invalid'),
+      );
     }
     const { state, ownerUserId, ownerStatus } = snapshot.client;
     if (state === 'disabled' || (ownerUserId && ownerStatus !== 'active')) {
@@ -90,6 +95,12 @@ export class ClientAuthenticator {
       else if (outcome === 'invalid') outcome = 'expired';
     }
     return outcome;
+  }
+
+  /** Counts the failure (which may itself turn into 429 at the limit), then fails with `error`. */
+  private async refuse(input: AuthenticationInput, now: number, error: TokenRequestError): Promise<never> {
+    await this.countFailure(input, now);
+    throw error;
   }
 
   private async countFailure(input: AuthenticationInput, now: number): Promise<void> {

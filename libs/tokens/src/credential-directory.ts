@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ChangeListener } from '@gatehouse/database';
 import { type Tenant, TenantService } from '@gatehouse/tenants';
-import { ChangeAwareCache } from './change-aware-cache.js';
+import { ChangeAwareCache, NOT_CACHED } from './change-aware-cache.js';
 import { type ApiRow, ClientCredentialsRepository, type ClientSnapshot } from './client-credentials.repository.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -46,6 +46,27 @@ export class CredentialDirectory {
       matches: byClientId,
       maxEntries: 10_000,
     });
+  }
+
+  /** The tenant when it is cached (never an unknown one: those are not remembered), else undefined. */
+  cachedTenant(idOrSlug: string): Tenant | undefined {
+    const found = this.tenants.peek(idOrSlug.toLowerCase());
+    return found === NOT_CACHED || found === null ? undefined : found;
+  }
+
+  /** The API (or its known absence) when cached, else undefined: the hot path's synchronous read. */
+  cachedApi(tenantId: string, resource: string): ApiRow | null | undefined {
+    const found = this.apis.peek(`${tenantId}|${resource}`);
+    return found === NOT_CACHED ? undefined : found;
+  }
+
+  /** The client's snapshot, or null for an id that names no client, when known without a query; else undefined. */
+  cachedClient(tenantId: string, clientId: string): ClientSnapshot | null | undefined {
+    if (!UUID.test(clientId)) return null;
+    const key = `${tenantId}|${clientId.toLowerCase()}`;
+    if (this.unknownClients.has(key)) return null;
+    const found = this.clients.peek(key);
+    return found === NOT_CACHED ? undefined : found;
   }
 
   /** A tenant by id or slug (both case-insensitive); unknown ones are not remembered. */

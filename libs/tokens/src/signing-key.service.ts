@@ -7,7 +7,7 @@ import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { KeyEncryptor } from '@gatehouse/crypto';
 import { ChangeListener, announceChange } from '@gatehouse/database';
 import { MAX_TOKEN_LIFETIME_SECONDS, type SigningAlgorithm, TenantService } from '@gatehouse/tenants';
-import { ChangeAwareCache } from './change-aware-cache.js';
+import { ChangeAwareCache, NOT_CACHED } from './change-aware-cache.js';
 import { generateSigningKey, privateKeyFromDer, publicKeyFromJwk, publicMembers } from './key-material.js';
 import { SigningKey } from './signing-key.entity.js';
 import { type ClaimedKey, SigningKeyRepository } from './signing-key.repository.js';
@@ -112,6 +112,12 @@ export class SigningKeyService {
   /** The key that signs the tenant's tokens now; cached until a key or tenant change. */
   signer(tenantId: string): Promise<Signer> {
     return this.signers.get(tenantId, tenantId, () => this.loadSigner(tenantId));
+  }
+
+  /** The signer when it is cached (the hot path's synchronous read), else undefined. */
+  cachedSigner(tenantId: string): Signer | undefined {
+    const signer = this.signers.peek(tenantId);
+    return signer === NOT_CACHED ? undefined : signer;
   }
 
   /** Public keys a verifier may meet: active, next and retired-but-published. */

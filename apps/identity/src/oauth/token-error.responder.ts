@@ -77,8 +77,16 @@ export class TokenErrorResponder {
       'cache-control': 'no-store',
       pragma: 'no-cache',
       'x-content-type-options': 'nosniff',
-      'x-request-id': String(res.getHeader('x-request-id') ?? ids.traceId),
+      'x-request-id': requestIdOf(res, ids.traceId),
     });
     res.end(body);
   }
+}
+
+/** The request id already on the response (Express path), or the fast path's (kept on the request). */
+function requestIdOf(res: ServerResponse, traceId: string): string {
+  const set = res.getHeader('x-request-id');
+  if (set !== undefined) return String(set);
+  const id: unknown = (res.req as (IncomingMessage & { id?: unknown }) | undefined)?.id;
+  return typeof id === 'string' ? id : traceId;
 }

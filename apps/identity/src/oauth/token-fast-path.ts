@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { MetricsRegistry } from '@gatehouse/http';
 import { TokenEndpoint } from './token.endpoint.js';
@@ -23,23 +24,29 @@ type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 export function installTokenFastPath(app: NestExpressApplication): void {
   const server = app.getHttpServer() as Server;
   const endpoint = app.get(TokenEndpoint);
-  const metrics = app.get(MetricsRegistry);
+  const { httpDuration } = app.get(MetricsRegistry);
   const listeners = server.listeners('request') as Listener[];
   if (listeners.length !== 1)
     throw new Error(`expected Express as the only request listener, found ${listeners.length}`);
   const express = listeners[0]!;
+  // One label set per status code, made once: observing then costs no object per request.
+  const labelsByStatus = new Map<number, { method: string; route: string; status: string }>();
+  const labelsOf = (status: number) => {
+    let labels = labelsByStatus.get(status);
+    if (!labels) labelsByStatus.set(status, (labels = { method: 'POST', route: ROUTE, status: String(status) }));
+    return labels;
+  };
   server.removeAllListeners('request');
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const match = req.method === 'POST' ? TOKEN_PATH.exec(req.url ?? '') : null;
     const tenant = match ? decodeSegment(match[1]!) : undefined;
     if (tenant === undefined) return express(req, res);
+    const started = performance.now();
     const offered = req.headers['x-request-id'];
     const id = typeof offered === 'string' && OFFERED_REQUEST_ID.test(offered) ? offered : randomUUID();
     (req as IncomingMessage & { id?: string }).id = id;
-    res.setHeader('x-request-id', id);
-    const done = metrics.httpDuration.startTimer();
-    res.once('finish', () => done({ method: 'POST', route: ROUTE, status: String(res.statusCode) }));
-    endpoint.handle(req, res, tenant).catch(() => res.destroy());
+    res.once('finish', () => httpDuration.observe(labelsOf(res.statusCode), (performance.now() - started) / 1000));
+    endpoint.handle(req, res, tenant, id);
   });
 }
 

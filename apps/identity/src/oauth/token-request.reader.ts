@@ -7,25 +7,45 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 
 const malformed = (message: string) => new TokenRequestError(TokenRequestErrorCode.MalformedRequest, message);
 
-/** Reads the raw body (the identity app has no body parser), at most 16 KiB. */
-export function readRawBody(req: IncomingMessage): Promise<string> {
+/**
+ * Reads the raw body (the identity app has no body parser), at most 16 KiB, and calls `done` once
+ * with either an error or the body. A callback rather than a promise: the token endpoint answers in
+ * the tick the body arrives.
+ */
+export function readRawBody(req: IncomingMessage, done: (error: unknown, body: string) => void): void {
   if (Number(req.headers['content-length'] ?? 0) > MAX_TOKEN_BODY_BYTES) {
-    return Promise.reject(malformed(`The request body exceeds ${MAX_TOKEN_BODY_BYTES} bytes.`));
+    return done(malformed(`The request body exceeds ${MAX_TOKEN_BODY_BYTES} bytes.`), '');
   }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_TOKEN_BODY_BYTES) return void chunks.push(chunk);
-      req.off('data', onData);
+  let chunks: Buffer[] | undefined;
+  let first: Buffer | undefined;
+  let size = 0;
+  let settled = false;
+  const settle = (error: unknown, body: string) => {
+    if (settled) return;
+    settled = true;
+    req.off('data', onData);
+    req.off('end', onEnd);
+    // The error listener stays: a request aborted after the answer must not throw an unhandled 'error'.
+    done(error, body);
+  };
+  const onData = (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > MAX_TOKEN_BODY_BYTES) {
       req.resume();
-      reject(malformed(`The request body exceeds ${MAX_TOKEN_BODY_BYTES} bytes.`));
-    };
-    req.on('data', onData);
-    req.once('end', () => resolve(Buffer.concat(chunks, size).toString('utf8')));
-    req.once('error', reject);
-  });
+      return settle(malformed(`The request body exceeds ${MAX_TOKEN_BODY_BYTES} bytes.`), '');
+    }
+    // A form this small nearly always arrives as one chunk: keep it without a list.
+    if (first === undefined) first = chunk;
+    else (chunks ??= [first]).push(chunk);
+  };
+  const onEnd = () => {
+    const body = chunks ? Buffer.concat(chunks, size) : first;
+    settle(null, body ? body.toString('utf8') : '');
+  };
+  const onError = (error: Error) => settle(error, '');
+  req.on('data', onData);
+  req.on('end', onEnd);
+  req.on('error', onError);
 }
 
 /**
@@ -77,13 +97,17 @@ function formDecode(value: string): string {
   return decodeURIComponent(value.replace(/\+/g, ' '));
 }
 
-/** The token request's parameters: form body plus, optionally, HTTP Basic client authentication. */
-export async function readTokenRequest(req: IncomingMessage, tenant: string): Promise<TokenRequestInput> {
+/** What can be refused before the body is read: credentials in the URL, a body that is not a form. */
+export function checkTokenRequestHead(req: IncomingMessage): void {
   refuseCredentialsInQuery(req.url ?? '');
   if (!FORM.test(req.headers['content-type'] ?? '')) {
     throw malformed(`The request body must be 'application/x-www-form-urlencoded'.`);
   }
-  const form = parseForm(await readRawBody(req));
+}
+
+/** The token request's parameters: form body plus, optionally, HTTP Basic client authentication. */
+export function tokenRequestFrom(req: IncomingMessage, tenant: string, body: string): TokenRequestInput {
+  const form = parseForm(body);
   const authorization = req.headers.authorization;
   const input: TokenRequestInput = {
     tenant,

@@ -14,8 +14,8 @@ export class TokenController {
   constructor(private readonly endpoint: TokenEndpoint) {}
 
   @Post('token')
-  token(@Param('tenant') tenant: string, @Req() req: Request, @Res() res: Response): Promise<void> {
-    return this.endpoint.handle(req, res, tenant);
+  token(@Param('tenant') tenant: string, @Req() req: Request, @Res() res: Response): void {
+    this.endpoint.handle(req, res, tenant);
   }
 
   @All('token')

@@ -1,49 +1,95 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
-import { ClientCredentialsService, TokenRequestError, type TokenRequestInput } from '@gatehouse/tokens';
+import {
+  ClientCredentialsService,
+  TokenRequestError,
+  type TokenRequestInput,
+  type TokenResponse,
+} from '@gatehouse/tokens';
 import { TokenErrorResponder } from './token-error.responder.js';
-import { readTokenRequest } from './token-request.reader.js';
+import { checkTokenRequestHead, readRawBody, tokenRequestFrom } from './token-request.reader.js';
 
 /**
  * The HTTP adapter of the token endpoint on plain Node request/response objects: read the request,
  * delegate to the grant, answer with no-store. Used by the fast path and by the Express route.
+ *
+ * Written with callbacks, not async/await: when the caches hold everything, a token is issued in
+ * the same tick the body arrives, with no promise in between (this is the benchmarked hot path).
  */
 @Injectable()
 export class TokenEndpoint {
-  /** What helmet would add that matters for a JSON answer (the fast path runs ahead of helmet). */
-  private readonly securityHeaders: Record<string, string>;
+  /** The headers of every successful answer, as `writeHead` takes them (name, value, name, value…). */
+  private readonly successHeaders: string[];
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly clientCredentials: ClientCredentialsService,
     private readonly errors: TokenErrorResponder,
   ) {
-    this.securityHeaders = { 'x-content-type-options': 'nosniff' };
+    // What helmet would add that matters for a JSON answer (the fast path runs ahead of helmet).
+    this.successHeaders = [
+      'content-type',
+      'application/json; charset=utf-8',
+      'cache-control',
+      'no-store',
+      'pragma',
+      'no-cache',
+      'x-content-type-options',
+      'nosniff',
+    ];
     if (config.publicUrl.startsWith('https:'))
-      this.securityHeaders['strict-transport-security'] = 'max-age=31536000; includeSubDomains';
+      this.successHeaders.push('strict-transport-security', 'max-age=31536000; includeSubDomains');
   }
 
-  async handle(req: IncomingMessage, res: ServerResponse, tenant: string): Promise<void> {
-    let input: TokenRequestInput | undefined;
+  /**
+   * Answers the token request. `requestId` is the `x-request-id` to send when the caller has not
+   * set that header on `res` already (the fast path sets it here, with the other headers).
+   */
+  handle(req: IncomingMessage, res: ServerResponse, tenant: string, requestId?: string): void {
     try {
-      input = await readTokenRequest(req, tenant);
-      const body = JSON.stringify(await this.clientCredentials.issue(input));
-      res.writeHead(200, {
-        ...this.securityHeaders,
-        'content-type': 'application/json; charset=utf-8',
-        'content-length': Buffer.byteLength(body),
-        'cache-control': 'no-store',
-        pragma: 'no-cache',
-      });
-      res.end(body);
+      checkTokenRequestHead(req);
     } catch (error) {
-      if (error instanceof TokenRequestError) {
-        error.details.tenantId ??= tenant.slice(0, 100);
-        error.details.clientId ??= input?.clientId?.slice(0, 100);
-        error.details.basic ??= input?.basic;
-      }
-      this.errors.respond(req, res, error, tenant);
+      return this.fail(req, res, error, tenant, undefined);
     }
+    readRawBody(req, (error, body) => {
+      if (error !== null) return this.fail(req, res, error, tenant, undefined);
+      let input: TokenRequestInput | undefined;
+      try {
+        input = tokenRequestFrom(req, tenant, body);
+        const issued = this.clientCredentials.issue(input);
+        if (!(issued instanceof Promise)) return this.succeed(res, issued, requestId);
+        const known = input;
+        issued.then(
+          (response) => this.succeed(res, response, requestId),
+          (failure: unknown) => this.fail(req, res, failure, tenant, known),
+        );
+      } catch (failure) {
+        this.fail(req, res, failure, tenant, input);
+      }
+    });
+  }
+
+  private succeed(res: ServerResponse, response: TokenResponse, requestId: string | undefined): void {
+    const body = JSON.stringify(response);
+    const headers = [...this.successHeaders, 'content-length', String(Buffer.byteLength(body))];
+    if (requestId !== undefined) headers.push('x-request-id', requestId);
+    res.writeHead(200, headers);
+    res.end(body);
+  }
+
+  private fail(
+    req: IncomingMessage,
+    res: ServerResponse,
+    error: unknown,
+    tenant: string,
+    input: TokenRequestInput | undefined,
+  ): void {
+    if (error instanceof TokenRequestError) {
+      error.details.tenantId ??= tenant.slice(0, 100);
+      error.details.clientId ??= input?.clientId?.slice(0, 100);
+      error.details.basic ??= input?.basic;
+    }
+    this.errors.respond(req, res, error, tenant);
   }
 }
