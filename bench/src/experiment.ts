@@ -1,6 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
+import { printProfileSummary } from './cpu-profile.js';
+import { ALGORITHMS, type Algorithm } from './protocol.js';
 import {
   type Target,
   cpuSeconds,
@@ -8,6 +10,7 @@ import {
   load,
   onServer,
   pin,
+  profileGatehouse,
   provision,
   repoRoot,
   round,
@@ -18,23 +21,32 @@ import {
 } from './harness.js';
 
 /**
- * Attribution experiment (`node dist/bench/src/experiment.js`): server CPU per token of Gatehouse
- * ES256 with production request logging (info) and with request logging off (warn), alternated over
- * three rounds, plus the ceiling as the reference; the difference is the price of per-request logging.
+ * Quick A/B of the token path (`node dist/bench/src/experiment.js [ES256|RS256] [rounds]`): Gatehouse
+ * and the ceiling alternated over a few rounds, each with a short warm-up and a 10 s run; reports
+ * tokens/s and server CPU µs per token (median of the rounds) and their ratios. For trying a change
+ * to the hot path before a full `npm run bench`. With `--profile`, Gatehouse (ES256) is profiled
+ * instead and the top frames are printed.
  */
-const ROUNDS = 3;
 const WARMUP = 3;
 const DURATION = 10;
 
-/** Server CPU µs per token: what a token costs, whatever else the machine is doing. */
-async function cpuPerToken(target: Target, env: Record<string, string>): Promise<number> {
-  const server = await startServer({ ...target, env: { ...target.env, ...env } });
+interface Sample {
+  tokensPerSec: number;
+  cpuUsPerToken: number;
+}
+
+async function sample(target: Target, alg: Algorithm): Promise<Sample> {
+  const server = await startServer(target);
   try {
-    await verifyOneToken(target, server, 'ES256');
+    await verifyOneToken(target, server, alg);
     await load(target, server, WARMUP);
     const before = cpuSeconds(server.pid);
     const result = await load(target, server, DURATION);
-    return round(((cpuSeconds(server.pid) - before) * 1e6) / Math.max(1, result['2xx']), 0);
+    const tokens = Math.max(1, result['2xx']);
+    return {
+      tokensPerSec: round(result['2xx'] / result.duration, 0),
+      cpuUsPerToken: round(((cpuSeconds(server.pid) - before) * 1e6) / tokens, 0),
+    };
   } finally {
     await stopServer(server);
   }
@@ -46,28 +58,57 @@ function median(values: number[]): number {
 }
 
 async function experiment(): Promise<number> {
+  const alg = (ALGORITHMS as readonly string[]).includes(process.argv[2] ?? '')
+    ? (process.argv[2] as Algorithm)
+    : 'ES256';
+  const rounds = Number(process.argv[3] ?? 3) || 3;
   if (pin) execFileSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
   const provisioned = await provision();
-  const runs: Record<string, number[]> = { 'gatehouse, info logs': [], 'gatehouse, warn logs': [], ceiling: [] };
+  const runs: Record<'gatehouse' | 'ceiling', Sample[]> = { gatehouse: [], ceiling: [] };
   try {
-    await provisioned.setAlgorithm('ES256');
-    const all = targets(provisioned, 'ES256');
-    const gatehouse = all.find((t) => t.name === 'gatehouse')!;
-    const ceiling = all.find((t) => t.name === 'ceiling')!;
-    for (let i = 0; i < ROUNDS; i++) {
-      runs['gatehouse, info logs']!.push(await cpuPerToken(gatehouse, { GATEHOUSE_LOG_LEVEL: 'info' }));
-      runs['gatehouse, warn logs']!.push(await cpuPerToken(gatehouse, { GATEHOUSE_LOG_LEVEL: 'warn' }));
-      runs.ceiling!.push(await cpuPerToken(ceiling, {}));
-      console.log(`round ${i + 1}: ${Object.entries(runs).map(([k, v]) => `${k} ${v[i]}`).join(', ')}`);
+    await provisioned.setAlgorithm(alg);
+    const all = targets(provisioned, alg);
+    if (process.argv.includes('--profile')) {
+      for (const name of ['gatehouse', 'ceiling']) {
+        console.log(`\n${name}:`);
+        printProfileSummary(await profileGatehouse(all.find((t) => t.name === name)!));
+      }
+      return failures.length > 0 ? 1 : 0;
+    }
+    for (let i = 0; i < rounds; i++) {
+      for (const name of ['gatehouse', 'ceiling'] as const)
+        runs[name].push(
+          await sample(
+            all.find((t) => t.name === name)!,
+            alg,
+          ),
+        );
+      console.log(
+        `round ${i + 1}: ${Object.entries(runs)
+          .map(([name, samples]) => `${name} ${samples[i]!.tokensPerSec}/s ${samples[i]!.cpuUsPerToken} µs`)
+          .join(', ')}`,
+      );
     }
   } finally {
     await provisioned.close();
     await onServer(`DROP DATABASE IF EXISTS "${provisioned.databaseName}" WITH (FORCE)`);
   }
-  const medians = Object.fromEntries(Object.entries(runs).map(([k, v]) => [k, median(v)]));
-  const report = { date: new Date().toISOString(), alg: 'ES256', rounds: runs, medians, failures };
+  const medians = Object.fromEntries(
+    Object.entries(runs).map(([name, samples]) => [
+      name,
+      {
+        tokensPerSec: median(samples.map((s) => s.tokensPerSec)),
+        cpuUsPerToken: median(samples.map((s) => s.cpuUsPerToken)),
+      },
+    ]),
+  ) as Record<'gatehouse' | 'ceiling', Sample>;
+  const ratios = {
+    tokensPerSec: round(medians.gatehouse.tokensPerSec / medians.ceiling.tokensPerSec, 3),
+    byCpu: round(medians.ceiling.cpuUsPerToken / medians.gatehouse.cpuUsPerToken, 3),
+  };
+  const report = { date: new Date().toISOString(), alg, rounds: runs, medians, ratios, failures };
   writeFileSync(join(repoRoot, 'bench/results/experiment.json'), `${JSON.stringify(report, null, 2)}\n`);
-  console.log('medians (server CPU µs per token):', medians);
+  console.log(`${alg} medians:`, medians, 'Gatehouse ÷ ceiling:', ratios);
   return failures.length > 0 ? 1 : 0;
 }
 

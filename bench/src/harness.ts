@@ -342,11 +342,11 @@ export async function measure(
   }
 }
 
-/** Gatehouse under ES256 load with `--cpu-prof`; returns the top self-time frames. */
+/** A server (Gatehouse in the report) under ES256 load with `--cpu-prof`; returns the top self-time frames. */
 export async function profileGatehouse(target: Target): Promise<ProfileSummary> {
   const dir = smoke ? logDir : join(repoRoot, 'bench/results');
   mkdirSync(dir, { recursive: true });
-  const name = 'gatehouse-es256.cpuprofile';
+  const name = `${target.name}-es256.cpuprofile`;
   const server = await startServer(target, ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}`]);
   let window: ProfileWindow;
   try {
