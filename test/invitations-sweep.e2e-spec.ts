@@ -56,7 +56,7 @@ describe('invitation expiry sweep', () => {
   it('two sweeps at once on separate connections expire each overdue invitation exactly once, audited', async () => {
     const tenantId = await seed(3000, 2500);
     const sweeper = app.get(InvitationSweepService);
-    const [a, b] = await Promise.all([sweeper.sweepExpired(100), sweeper.sweepExpired(100)]);
+    const [a, b] = await Promise.all([sweeper.sweepExpired(100, 1), sweeper.sweepExpired(100, 1)]);
     expect(a.expired + b.expired).toBe(2500);
     for (const size of [...a.batches, ...b.batches]) expect(size).toBeLessThanOrEqual(100);
     expect(await counts(tenantId)).toEqual({ pending: 500, expired: 2500, audited: 2500, audited_targets: 2500 });
@@ -64,12 +64,22 @@ describe('invitation expiry sweep', () => {
     expect(audit).toMatchObject({ actor_type: 'system', details: { userId: expect.any(String), expiresAt: expect.any(String) } });
   });
 
-  it('100,000 pending of which 10,000 overdue: ten batches of 1,000, then nothing left to do', async () => {
+  it('100,000 pending of which 10,000 overdue: ten batches of 1,000 on one lane, then nothing left to do', async () => {
     const tenantId = await seed(100_000, 10_000);
     const sweeper = app.get(InvitationSweepService);
-    const result = await sweeper.sweepExpired(1000);
+    const result = await sweeper.sweepExpired(1000, 1);
     expect(result).toEqual({ batches: Array(10).fill(1000), expired: 10_000 });
     expect(await counts(tenantId)).toEqual({ pending: 90_000, expired: 10_000, audited: 10_000, audited_targets: 10_000 });
-    expect(await sweeper.sweepExpired(1000)).toEqual({ batches: [], expired: 0 });
+    expect(await sweeper.sweepExpired(1000, 1)).toEqual({ batches: [], expired: 0 });
+  }, 120_000);
+
+  it('lanes side by side expire each overdue invitation once, in batches no larger than asked', async () => {
+    const tenantId = await seed(20_000, 7_500);
+    const sweeper = app.get(InvitationSweepService);
+    const result = await sweeper.sweepExpired(1000, 3);
+    expect(result.expired).toBe(7_500);
+    for (const size of result.batches) expect(size).toBeLessThanOrEqual(1000);
+    expect(await counts(tenantId)).toEqual({ pending: 12_500, expired: 7_500, audited: 7_500, audited_targets: 7_500 });
+    expect(await sweeper.sweepExpired()).toEqual({ batches: [], expired: 0 });
   }, 120_000);
 });
