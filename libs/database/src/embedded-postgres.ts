@@ -13,9 +13,14 @@ const USER = 'gatehouse';
 
 /**
  * A real PostgreSQL server under `dataDir/postgres`, for `npm start` on a machine without one.
- * Its binaries come inside an npm package; nothing is downloaded at run time.
+ * Its binaries come inside an npm package; nothing is downloaded at run time. Started again on the
+ * same `dataDir` it keeps its data; `port` pins the port (a free one by default).
  */
-export async function startEmbeddedPostgres(dataDir: string, log: (msg: string) => void): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  log: (msg: string) => void,
+  options: { port?: number } = {},
+): Promise<EmbeddedDatabase> {
   const databaseDir = join(dataDir, 'postgres');
   const initialised = existsSync(join(databaseDir, 'PG_VERSION'));
   mkdirSync(dataDir, { recursive: true });
@@ -25,7 +30,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: (msg: string) 
     // Execute-only for others: they can reach the server's folder, not list or read DATA_DIR.
     chmodSync(dataDir, statSync(dataDir).mode | 0o011);
   }
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const server = new EmbeddedPostgres({
     databaseDir,
     user: USER,

@@ -110,6 +110,7 @@ export function invitationStatus(code: InvitationErrorCode): number {
     case InvitationErrorCode.InvalidExpiry:
       return 400;
     case InvitationErrorCode.NotPending:
+    case InvitationErrorCode.UserDisabled:
       return 409;
     case InvitationErrorCode.Expired:
     case InvitationErrorCode.Revoked:
@@ -163,7 +164,9 @@ export class ProblemFilter implements ExceptionFilter {
       const header = 'Bearer error="insufficient_scope"';
       return sendProblem(res, problem(authStatus(error.code), error.code, error.message), { 'WWW-Authenticate': header });
     }
-    sendProblem(res, this.toProblem(error, req));
+    const answer = this.toProblem(error, req);
+    // A client may retry once the database is back; say when to try.
+    sendProblem(res, answer, answer.status === 503 ? { 'Retry-After': '5' } : {});
   }
 
   private toProblem(error: unknown, req: Request): Problem {

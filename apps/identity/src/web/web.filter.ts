@@ -1,5 +1,6 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Injectable, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { isDatabaseUnavailable } from '@gatehouse/database';
 import { html } from './html.js';
 import { WebRedirect, sendPage, viewerOf } from './web-response.js';
 import { WebSession } from './web-session.js';
@@ -39,6 +40,15 @@ export class WebErrorFilter implements ExceptionFilter {
     if (error instanceof WebPageError) return error;
     if (error instanceof HttpException && error.getStatus() < 500) {
       return new WebPageError(error.getStatus(), 'Request refused', 'The request could not be handled.');
+    }
+    if (isDatabaseUnavailable(error)) {
+      this.logger.warn(`database unavailable: ${error instanceof Error ? error.message : String(error)}`);
+      return new WebPageError(
+        503,
+        'Temporarily unavailable',
+        'The page cannot be shown right now. Please try again in a moment.',
+        { 'Retry-After': '5' },
+      );
     }
     this.logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
     return new WebPageError(500, 'Something went wrong', 'The page could not be shown. Please try again later.');
