@@ -136,6 +136,18 @@ describe('invitations, documentation sections and account links', () => {
     expect((await call('post', `/invitations/${first.view.id}/revoke`)).status).toBe(409);
     expect((await call('post', `/invitations/${first.view.id}/resend`)).status).toBe(409);
 
+    // A resend may set the new link's validity; without one it gets the default 168 h.
+    const again = await invite(bob.id, ['billing'], { expiresInHours: 2 });
+    const longer = await call('post', `/invitations/${again.view.id}/resend`, { expiresInHours: 48 });
+    expect(longer.status).toBe(200);
+    expect(Date.parse(longer.body.expiresAt) - Date.now()).toBeGreaterThan(47.9 * 3_600_000);
+    expect(Date.parse(longer.body.expiresAt) - Date.now()).toBeLessThanOrEqual(48 * 3_600_000);
+    const byDefault = await call('post', `/invitations/${again.view.id}/resend`);
+    expect(Date.parse(byDefault.body.expiresAt) - Date.now()).toBeGreaterThan(167.9 * 3_600_000);
+    expect((await call('post', `/invitations/${again.view.id}/resend`, { expiresInHours: 721 })).status).toBe(400);
+    expect((await call('post', `/invitations/${again.view.id}/resend`, { expiresInHours: 1, extra: 1 })).status).toBe(400);
+    await deliver();
+
     const late = await invite(bob.id, ['billing'], { expiresInHours: 1 });
     await dataSource.query(`UPDATE invitations SET expires_at = now() - interval '1 second' WHERE id = $1`, [late.view.id]);
     expect((await invitations().lookup(tenant.tenantId, late.token)).status).toBe('expired');
@@ -145,6 +157,21 @@ describe('invitations, documentation sections and account links', () => {
     const pending = await call('get', '/invitations?status=pending');
     expect(pending.body.items.map((i: Json) => i.id)).not.toContain(late.view.id);
     expect((await call('get', `/invitations/${late.view.id}`)).body.status).toBe('expired');
+  });
+
+  it('a disabled user is not invited, and their pending invitation is not resent', async () => {
+    const dora = (await call('post', '/users', { username: 'dora', email: 'dora@example.com', displayName: 'Dora' })).body;
+    const pending = await invite(dora.id, ['billing']);
+    expect((await call('post', `/users/${dora.id}/disable`)).status).toBe(200);
+    const refused = await call('post', '/invitations', { userId: dora.id, sections: ['billing'] });
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('invitation_user_disabled');
+    const resend = await call('post', `/invitations/${pending.view.id}/resend`);
+    expect(resend.status).toBe(409);
+    expect(resend.body.code).toBe('invitation_user_disabled');
+    expect((await call('post', `/users/${dora.id}/enable`)).status).toBe(200);
+    expect((await call('post', `/invitations/${pending.view.id}/resend`)).status).toBe(200);
+    await deliver();
   });
 
   it('another tenant sees none of it; the OpenAPI document lists the new operations', async () => {

@@ -2,6 +2,8 @@ export enum InvitationErrorCode {
   /** No invitation with that id, or no invitation behind that link. */
   NotFound = 'invitation_not_found',
   UserNotFound = 'invitation_user_not_found',
+  /** The user's account is disabled: they could not log in to follow the link. */
+  UserDisabled = 'invitation_user_disabled',
   UnknownSections = 'invitation_unknown_sections',
   InvalidExpiry = 'invitation_invalid_expiry',
   /** Resend or revoke of an invitation that is no longer pending. */

@@ -39,7 +39,9 @@ export class InvitationRepository {
   }
 
   async setToken(em: EntityManager, invitation: Invitation, tokenHash: Buffer, expiresAt: Date): Promise<void> {
-    await em.getRepository(Invitation).update({ tenantId: invitation.tenantId, id: invitation.id }, { tokenHash, expiresAt });
+    await em
+      .getRepository(Invitation)
+      .update({ tenantId: invitation.tenantId, id: invitation.id }, { tokenHash, expiresAt });
   }
 
   /**
@@ -59,12 +61,19 @@ export class InvitationRepository {
   }
 
   page(tenantId: string, query: InvitationQuery): Promise<Invitation[]> {
-    const qb = this.dataSource.getRepository(Invitation).createQueryBuilder('i').where('i.tenant_id = :tenantId', { tenantId });
+    const qb = this.dataSource
+      .getRepository(Invitation)
+      .createQueryBuilder('i')
+      .where('i.tenant_id = :tenantId', { tenantId });
     if (query.status === 'pending') qb.andWhere(`i.status = 'pending' AND i.expires_at > now()`);
-    else if (query.status === 'expired') qb.andWhere(`(i.status = 'expired' OR (i.status = 'pending' AND i.expires_at <= now()))`);
+    else if (query.status === 'expired')
+      qb.andWhere(`(i.status = 'expired' OR (i.status = 'pending' AND i.expires_at <= now()))`);
     else if (query.status) qb.andWhere('i.status = :status', { status: query.status });
     if (query.after) {
-      qb.andWhere(`(date_trunc('milliseconds', i.created_at), i.id) > (:at, :id)`, { at: query.after.at, id: query.after.id });
+      qb.andWhere(`(date_trunc('milliseconds', i.created_at), i.id) > (:at, :id)`, {
+        at: query.after.at,
+        id: query.after.id,
+      });
     }
     return qb.orderBy(`date_trunc('milliseconds', i.created_at)`).addOrderBy('i.id').take(query.take).getMany();
   }

@@ -52,6 +52,7 @@ export class InvitationService {
     return this.dataSource.transaction(async (em) => {
       const user = await this.users.findById(tenantId, input.userId, em);
       if (!user) throw new InvitationError(InvitationErrorCode.UserNotFound, 'No such user.');
+      refuseDisabled(user);
       const sections = await this.requireSections(em, tenantId, slugs);
       const token = generateOpaqueSecret();
       const invitation = await this.invitations.insert(em, {
@@ -64,14 +65,22 @@ export class InvitationService {
         expiresAt: new Date(Date.now() + hours * 3_600_000),
       });
       await this.mail(em, user, invitation, sections, token);
-      await this.record(em, tenantId, actor, 'invitation.created', invitation, { userId: user.id, sections: slugs, expiresInHours: hours });
+      await this.record(em, tenantId, actor, 'invitation.created', invitation, {
+        userId: user.id,
+        sections: slugs,
+        expiresInHours: hours,
+      });
       return toInvitationView(invitation);
     });
   }
 
   async list(tenantId: string, filter: PageRequest & { status?: InvitationStatus }): Promise<Page<InvitationView>> {
     const size = pageSize(filter.limit);
-    const rows = await this.invitations.page(tenantId, { status: filter.status, after: decodeCursor(filter.cursor), take: size + 1 });
+    const rows = await this.invitations.page(tenantId, {
+      status: filter.status,
+      after: decodeCursor(filter.cursor),
+      take: size + 1,
+    });
     return toPage(rows, size, (i) => ({ at: i.createdAt, id: i.id }), toInvitationView);
   }
 
@@ -88,12 +97,16 @@ export class InvitationService {
       const invitation = await this.requirePending(em, tenantId, id);
       const user = await this.users.findById(tenantId, invitation.userId, em);
       if (!user) throw new InvitationError(InvitationErrorCode.UserNotFound, 'The invited user no longer exists.');
+      refuseDisabled(user);
       const token = generateOpaqueSecret();
       invitation.expiresAt = new Date(Date.now() + hours * 3_600_000);
       await this.invitations.setToken(em, invitation, this.hasher.hash(token), invitation.expiresAt);
       const sections = await this.docs.findBySlugs(tenantId, invitation.sectionSlugs, em);
       await this.mail(em, user, invitation, sections, token);
-      await this.record(em, tenantId, actor, 'invitation.resent', invitation, { userId: user.id, expiresAt: invitation.expiresAt });
+      await this.record(em, tenantId, actor, 'invitation.resent', invitation, {
+        userId: user.id,
+        expiresAt: invitation.expiresAt,
+      });
       return toInvitationView((await this.invitations.findById(tenantId, id, em))!);
     });
   }
@@ -138,10 +151,16 @@ export class InvitationService {
     });
   }
 
-  private async whyNotAccepted(em: EntityManager, tenantId: string, tokenHash: Buffer, userId: string): Promise<InvitationError> {
+  private async whyNotAccepted(
+    em: EntityManager,
+    tenantId: string,
+    tokenHash: Buffer,
+    userId: string,
+  ): Promise<InvitationError> {
     const invitation = await this.invitations.findByTokenHash(tenantId, tokenHash, em);
     if (!invitation) return notFound();
-    if (invitation.userId !== userId) return new InvitationError(InvitationErrorCode.WrongUser, 'This invitation is for another user.');
+    if (invitation.userId !== userId)
+      return new InvitationError(InvitationErrorCode.WrongUser, 'This invitation is for another user.');
     switch (effectiveStatus(invitation)) {
       case 'accepted':
         return new InvitationError(InvitationErrorCode.AlreadyAccepted, 'This invitation has already been accepted.');
@@ -163,7 +182,12 @@ export class InvitationService {
   private async requireSections(em: EntityManager, tenantId: string, slugs: string[]): Promise<SectionSummary[]> {
     const found = await this.docs.findBySlugs(tenantId, slugs, em);
     const missing = slugs.filter((slug) => !found.some((s) => s.slug === slug));
-    if (missing.length) throw new InvitationError(InvitationErrorCode.UnknownSections, `Unknown sections: ${missing.join(', ')}`, missing);
+    if (missing.length)
+      throw new InvitationError(
+        InvitationErrorCode.UnknownSections,
+        `Unknown sections: ${missing.join(', ')}`,
+        missing,
+      );
     return found;
   }
 
@@ -177,17 +201,44 @@ export class InvitationService {
     await this.outbox.enqueue(em, { tenantId: invitation.tenantId, to: user.email, mail });
   }
 
-  private record(em: EntityManager, tenantId: string, actor: Actor, action: string, invitation: Invitation, details: Record<string, unknown>) {
-    return this.audit.record(em, { tenantId, actor, action, targetType: 'invitation', targetId: invitation.id, details });
+  private record(
+    em: EntityManager,
+    tenantId: string,
+    actor: Actor,
+    action: string,
+    invitation: Invitation,
+    details: Record<string, unknown>,
+  ) {
+    return this.audit.record(em, {
+      tenantId,
+      actor,
+      action,
+      targetType: 'invitation',
+      targetId: invitation.id,
+      details,
+    });
   }
 }
 
 function checkHours(hours: number | undefined): number {
   const value = hours ?? DEFAULT_INVITATION_HOURS;
   if (!Number.isInteger(value) || value < 1 || value > MAX_INVITATION_HOURS) {
-    throw new InvitationError(InvitationErrorCode.InvalidExpiry, `expiresInHours must be an integer from 1 to ${MAX_INVITATION_HOURS}.`);
+    throw new InvitationError(
+      InvitationErrorCode.InvalidExpiry,
+      `expiresInHours must be an integer from 1 to ${MAX_INVITATION_HOURS}.`,
+    );
   }
   return value;
+}
+
+/** A disabled account cannot log in to follow a link: inviting it would only mail a dead end. */
+function refuseDisabled(user: User): void {
+  if (user.status === 'disabled') {
+    throw new InvitationError(
+      InvitationErrorCode.UserDisabled,
+      'The user account is disabled; enable it before inviting the user.',
+    );
+  }
 }
 
 function notFound(): InvitationError {

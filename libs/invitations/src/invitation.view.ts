@@ -12,8 +12,13 @@ export interface InvitationView {
 }
 
 /** Pending past its expiry is expired, whether or not the sweep has run yet. */
-export function effectiveStatus(invitation: Pick<Invitation, 'status' | 'expiresAt'>, now = new Date()): InvitationStatus {
-  return invitation.status === 'pending' && invitation.expiresAt.getTime() <= now.getTime() ? 'expired' : invitation.status;
+export function effectiveStatus(
+  invitation: Pick<Invitation, 'status' | 'expiresAt'>,
+  now = new Date(),
+): InvitationStatus {
+  return invitation.status === 'pending' && invitation.expiresAt.getTime() <= now.getTime()
+    ? 'expired'
+    : invitation.status;
 }
 
 export function toInvitationView(invitation: Invitation): InvitationView {

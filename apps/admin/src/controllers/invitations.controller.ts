@@ -5,7 +5,7 @@ import { InvitationService, type InvitationView } from '@gatehouse/invitations';
 import { AdminController } from '../auth/admin-controller.js';
 import { type AdminPrincipal, Principal } from '../auth/principal.js';
 import { RequirePermission } from '../auth/require-permission.js';
-import { CreateInvitationDto, InvitationQueryDto } from '../dto/invitations.dto.js';
+import { CreateInvitationDto, InvitationQueryDto, ResendInvitationDto } from '../dto/invitations.dto.js';
 import { InvitationPage, InvitationResponse } from '../dto/outreach-responses.dto.js';
 
 @AdminController('invitations', 'invitations')
@@ -37,8 +37,12 @@ export class InvitationsController {
   @HttpCode(200)
   @RequirePermission('Invitations.Manage')
   @ApiOkResponse({ type: InvitationResponse })
-  resend(@Principal() principal: AdminPrincipal, @Param('id') id: string): Promise<InvitationView> {
-    return this.invitations.resend(principal.tenantId, principal, id);
+  resend(
+    @Principal() principal: AdminPrincipal,
+    @Param('id') id: string,
+    @Body() body: ResendInvitationDto,
+  ): Promise<InvitationView> {
+    return this.invitations.resend(principal.tenantId, principal, id, body?.expiresInHours);
   }
 
   @Post(':id/revoke')

@@ -29,6 +29,15 @@ export class CreateInvitationDto {
   expiresInHours?: number;
 }
 
+export class ResendInvitationDto {
+  @ApiPropertyOptional({ minimum: 1, maximum: 720, default: 168, description: 'Validity of the new link, from now.' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(720)
+  expiresInHours?: number;
+}
+
 export class InvitationQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ enum: INVITATION_STATUSES })
   @IsOptional()

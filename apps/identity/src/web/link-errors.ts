@@ -31,6 +31,7 @@ export function invitationRefusal(code: InvitationErrorCode, contactEmail?: stri
       );
     case InvitationErrorCode.NotFound:
     case InvitationErrorCode.UserNotFound:
+    case InvitationErrorCode.UserDisabled:
     case InvitationErrorCode.UnknownSections:
     case InvitationErrorCode.InvalidExpiry:
     case InvitationErrorCode.NotPending:
