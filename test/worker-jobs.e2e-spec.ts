@@ -79,6 +79,17 @@ describe('worker jobs: delivery by two workers, secret expiry warnings, schedule
       { display_name: 'later', warned: false },
       { display_name: 'soon', warned: true },
     ]);
+    const audited = await dataSource.query(
+      `SELECT actor_type, target_type, target_id, details FROM audit_events WHERE action = 'client.secret.expiry_warned'`,
+    );
+    expect(audited).toEqual([
+      {
+        actor_type: 'system',
+        target_type: 'client',
+        target_id: client.clientId,
+        details: { keyId: expect.any(String), hint: expect.any(String), expiresAt: expect.any(String), mailed: true },
+      },
+    ]);
   });
 
   it('the scheduled sweep (short interval from the worker options) expires an overdue invitation', async () => {
