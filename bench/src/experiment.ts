@@ -24,7 +24,7 @@ import {
  * Quick A/B of the token path (`node dist/bench/src/experiment.js [ES256|RS256] [rounds]`): Gatehouse
  * and the ceiling alternated over a few rounds, each with a short warm-up and a 10 s run; reports
  * tokens/s and server CPU µs per token (median of the rounds) and their ratios. For trying a change
- * to the hot path before a full `npm run bench`. With `--profile`, Gatehouse (ES256) is profiled
+ * to the hot path before a full `npm run bench`. With `--profile`, Gatehouse and the ceiling are profiled
  * instead and the top frames are printed.
  */
 const WARMUP = 3;
@@ -71,7 +71,7 @@ async function experiment(): Promise<number> {
     if (process.argv.includes('--profile')) {
       for (const name of ['gatehouse', 'ceiling']) {
         console.log(`\n${name}:`);
-        printProfileSummary(await profileGatehouse(all.find((t) => t.name === name)!));
+        printProfileSummary(await profileGatehouse(all.find((t) => t.name === name)!, alg));
       }
       return failures.length > 0 ? 1 : 0;
     }

@@ -61,7 +61,15 @@ class Connection {
  * in one burst and "corrects" latencies with a 1 ms expected interval, which gives a p99 of hundreds
  * of milliseconds even for the ceiling server.
  */
-export async function pacedLoad(options: { url: string; body: string; rate: number; seconds: number; connections?: number }): Promise<PacedResult> {
+export async function pacedLoad(options: {
+  url: string;
+  body: string;
+  rate: number;
+  seconds: number;
+  /** Sent at the same rate before the measured seconds, not counted: connections and the generator's own code warm up. */
+  warmupSeconds?: number;
+  connections?: number;
+}): Promise<PacedResult> {
   const url = new URL(options.url);
   const port = Number(url.port || 80);
   const body = Buffer.from(options.body);
@@ -75,13 +83,15 @@ export async function pacedLoad(options: { url: string; body: string; rate: numb
   const connections = Array.from({ length: options.connections ?? 32 }, () => new Connection(url.hostname, port));
   await Promise.all(connections.map((c) => new Promise((resolve) => c.socket.once('connect', resolve))));
 
-  const total = Math.max(1, Math.round(options.rate * options.seconds));
+  const warmup = Math.round(options.rate * (options.warmupSeconds ?? 0));
+  const total = warmup + Math.max(1, Math.round(options.rate * options.seconds));
   const latencies: number[] = [];
   const waiting: number[] = [];
   let failed = 0;
   let sent = 0;
   let settled = 0;
   const start = performance.now();
+  const measuredFrom = start + (warmup * 1000) / options.rate;
 
   await new Promise<void>((resolve) => {
     const dispatch = () => {
@@ -90,7 +100,9 @@ export async function pacedLoad(options: { url: string; body: string; rate: numb
         if (!connection.idle) continue;
         const due = waiting.shift()!;
         connection.send(request, (status) => {
-          if (status === 200) latencies.push(performance.now() - due);
+          if (due < measuredFrom) {
+            // warm-up: not counted
+          } else if (status === 200) latencies.push(performance.now() - due);
           else failed++;
           settled++;
           if (settled === total) resolve();
@@ -113,5 +125,5 @@ export async function pacedLoad(options: { url: string; body: string; rate: numb
   latencies.sort((a, b) => a - b);
   const at = (q: number) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]! : 0);
   const round = (n: number) => Math.round(n * 100) / 100;
-  return { sent, ok: latencies.length, failed, p50Ms: round(at(0.5)), p99Ms: round(at(0.99)), maxMs: round(latencies.at(-1) ?? 0) };
+  return { sent: sent - warmup, ok: latencies.length, failed, p50Ms: round(at(0.5)), p99Ms: round(at(0.99)), maxMs: round(latencies.at(-1) ?? 0) };
 }
