@@ -56,6 +56,20 @@ describe('web UI: login and sessions', () => {
     expect(other.headers.location).toBe('/docs');
   });
 
+  it("answers a path nobody serves with the UI's 404 page for a browser, JSON for other clients", async () => {
+    const page = await request(app.getHttpServer())
+      .get('/no/such/page')
+      .set('Accept', 'text/html,application/xhtml+xml,*/*;q=0.8');
+    expect(page.status).toBe(404);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.text).toContain('Page not found');
+    expect(page.text).toContain('href="/login');
+    const api = await request(app.getHttpServer()).get('/no/such/page').set('Accept', 'application/json');
+    expect(api.status).toBe(404);
+    expect(api.body).toMatchObject({ statusCode: 404 });
+    expect((await request(app.getHttpServer()).get('/no/such/page')).headers['content-type']).toMatch(/json/);
+  });
+
   it('answers an unknown user and a wrong password alike: same status, same page', async () => {
     await user('alice');
     const { agent, csrf } = await loginForm();

@@ -1,4 +1,5 @@
 import { type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
 import cookieParser from 'cookie-parser';
 import { urlencoded } from 'express';
 import { AccountsModule } from '@gatehouse/accounts';
@@ -10,6 +11,7 @@ import { AssetsController } from './assets.controller.js';
 import { DocsController } from './docs.controller.js';
 import { InvitationController } from './invitation.controller.js';
 import { LoginController } from './login.controller.js';
+import { NotFoundPageFilter } from './not-found.filter.js';
 import { PasswordController } from './password.controller.js';
 import { UiTenantResolver } from './ui-tenant.resolver.js';
 import { WebSession } from './web-session.js';
@@ -24,7 +26,7 @@ const PAGES = [LoginController, PasswordController, DocsController, InvitationCo
 @Module({
   imports: [AccountsModule, SessionsModule, DocsModule, InvitationsModule],
   controllers: [...PAGES, AssetsController],
-  providers: [WebSession, UiTenantResolver, WebErrorFilter],
+  providers: [WebSession, UiTenantResolver, WebErrorFilter, { provide: APP_FILTER, useClass: NotFoundPageFilter }],
 })
 export class WebModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
