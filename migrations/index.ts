@@ -1,4 +1,5 @@
 import { Initial1795384889995 } from './1795384889995-Initial.js';
+import { LoginSourceThrottles1795399223055 } from './1795399223055-LoginSourceThrottles.js';
 
 /** Every migration, in order. Listed explicitly: a glob would load some files twice. */
-export const MIGRATIONS = [Initial1795384889995];
+export const MIGRATIONS = [Initial1795384889995, LoginSourceThrottles1795399223055];

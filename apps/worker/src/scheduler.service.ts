@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { LoginService } from '@gatehouse/accounts';
 import { SecretExpiryWarningService } from '@gatehouse/clients';
 import { InvitationSweepService } from '@gatehouse/invitations';
 import { OutboxDeliveryService } from '@gatehouse/mail';
@@ -17,6 +18,7 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
   constructor(
     private readonly signingKeys: SigningKeyService,
     private readonly authenticator: ClientAuthenticator,
+    private readonly logins: LoginService,
     private readonly sessions: SessionService,
     private readonly delivery: OutboxDeliveryService,
     private readonly invitations: InvitationSweepService,
@@ -30,8 +32,13 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
     this.every(schedules.outboxDelivery, () => this.deliverMail());
     this.every(schedules.invitationExpiry, () => this.expireInvitations());
     this.every(schedules.secretExpiryWarning, () => this.warnExpiringSecrets());
-    this.every(schedules.throttlePurge, () => this.authenticator.purgeStaleThrottles());
+    this.every(schedules.throttlePurge, () => this.purgeThrottles());
     this.every(schedules.sessionPurge, () => this.sessions.purgeEnded());
+  }
+
+  /** Client-authentication and login-source counters whose window and block are over. */
+  async purgeThrottles(): Promise<number> {
+    return (await this.authenticator.purgeStaleThrottles()) + (await this.logins.purgeStaleSourceThrottles());
   }
 
   onApplicationShutdown(): void {

@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { AccountsModule } from '@gatehouse/accounts';
 import { ClientsModule } from '@gatehouse/clients';
 import type { AppConfig } from '@gatehouse/config';
 import { InvitationsModule } from '@gatehouse/invitations';
@@ -24,6 +25,7 @@ export class WorkerModule {
       imports: [
         ...coreImports(options.config, { app: 'worker', poolSize: 4, ...options }),
         TokensModule,
+        AccountsModule,
         MailModule,
         InvitationsModule,
         ClientsModule,

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import argon2 from 'argon2';
 import { DataSource } from 'typeorm';
@@ -18,6 +18,13 @@ export const LOCK_SECONDS = 15 * 60;
 /** NIST 800-63B-4 §3.2.2: at most 100 consecutive failures ever; then a long lock (24 h). */
 export const MAX_CONSECUTIVE_FAILURES = 100;
 export const LONG_LOCK_SECONDS = 24 * 60 * 60;
+/**
+ * Failed logins from one source address (any accounts) within {@link SOURCE_WINDOW_SECONDS} that
+ * block the address for the rest of the window: a password spray spreads its guesses over many
+ * accounts so that none of them locks, and this is what stops it.
+ */
+export const SOURCE_FAILURE_LIMIT = 30;
+export const SOURCE_WINDOW_SECONDS = 15 * 60;
 
 /**
  * Lock after the n-th consecutive failure: a growing short lock (1 s, 2 s) on the 3rd and 4th of
@@ -42,7 +49,11 @@ export interface AuthenticatedUser {
   mustChangePassword: boolean;
 }
 
-export type LoginOutcome = { ok: true; user: AuthenticatedUser } | { ok: false };
+export type LoginOutcome =
+  | { ok: true; user: AuthenticatedUser }
+  | { ok: false; throttled?: false }
+  /** Too many failures from this source address: refused before any password is checked. */
+  | { ok: false; throttled: true; retryAfterSeconds: number };
 
 export type PasswordChangeOutcome =
   { ok: true } | { ok: false; wrongCurrent: true } | { ok: false; wrongCurrent: false; verdict: PasswordVerdict };
@@ -50,9 +61,16 @@ export type PasswordChangeOutcome =
 /**
  * Checks passwords. Every failed login (unknown user, wrong password, disabled, locked) takes the
  * same path and the same argon2 work, so neither answer nor timing tells them apart.
+ *
+ * Two throttles: per account (growing delays, then locks; a success resets) and per source
+ * address (at most {@link SOURCE_FAILURE_LIMIT} failures in {@link SOURCE_WINDOW_SECONDS} whatever
+ * the accounts). While a source is blocked every attempt from it is refused, even one with the
+ * right password, and no success resets the count: otherwise the block would still answer
+ * "right or wrong". A blocked source says nothing about any account.
  */
 @Injectable()
 export class LoginService {
+  private readonly logger = new Logger(LoginService.name);
   private dummyHash: Promise<string> | undefined;
 
   constructor(
@@ -62,12 +80,35 @@ export class LoginService {
     private readonly outbox: MailOutbox,
   ) {}
 
-  async authenticate(tenantId: string, username: string, password: string): Promise<LoginOutcome> {
+  /** `source` is the client address; without one only the per-account throttle applies. */
+  async authenticate(tenantId: string, username: string, password: string, source?: string): Promise<LoginOutcome> {
+    const blockedUntil = source ? await this.logins.sourceBlockedUntil(tenantId, source) : null;
+    if (blockedUntil) return { ok: false, throttled: true, retryAfterSeconds: secondsUntil(blockedUntil) };
     const candidate = username ? await this.logins.findByUsername(tenantId, username) : null;
     const matches = await this.verify(candidate?.passwordHash ?? null, password);
+    const locked = candidate?.lockedUntil != null && candidate.lockedUntil.getTime() > Date.now();
+    const failed = !candidate || locked || candidate.status !== 'active' || !matches;
+    if (failed && source) {
+      const counted = await this.logins.recordSourceFailure(
+        tenantId,
+        source,
+        SOURCE_WINDOW_SECONDS,
+        SOURCE_FAILURE_LIMIT,
+      );
+      if (counted.failures === SOURCE_FAILURE_LIMIT) {
+        this.logger.warn(
+          `login source blocked tenant=${tenantId} source=${source.slice(0, 64)} failures=${counted.failures}`,
+        );
+      }
+    }
+    if (!failed && source) {
+      // Parallel attempts all passed the first check; the failures among them may have blocked the
+      // source since. A success counts only if the source is still not blocked.
+      const blockedSince = await this.logins.sourceBlockedUntil(tenantId, source);
+      if (blockedSince) return { ok: false, throttled: true, retryAfterSeconds: secondsUntil(blockedSince) };
+    }
     if (!candidate) return { ok: false };
-    const locked = candidate.lockedUntil !== null && candidate.lockedUntil.getTime() > Date.now();
-    if (locked || candidate.status !== 'active' || !matches) {
+    if (failed) {
       if (!locked && candidate.status === 'active') await this.logins.recordFailure(candidate.id, lockSecondsAfter);
       await this.record(candidate, 'user.login.failed', { locked, disabled: candidate.status !== 'active' });
       return { ok: false };
@@ -75,6 +116,11 @@ export class LoginService {
     await this.logins.recordSuccess(candidate.id);
     await this.record(candidate, 'user.login.succeeded', {});
     return { ok: true, user: toAuthenticated(candidate) };
+  }
+
+  /** Deletes source counters whose window and block are over; for a scheduled sweep. */
+  purgeStaleSourceThrottles(): Promise<number> {
+    return this.logins.purgeStaleSourceThrottles(SOURCE_WINDOW_SECONDS);
   }
 
   /** Changes a password: needs the current one, applies the policy, hashes with argon2id. */
@@ -103,7 +149,11 @@ export class LoginService {
         targetId: user.id,
         details: {},
       });
-      const mail = passwordChangedEmail({ displayName: user.displayName, username: user.username, changedAt: new Date() });
+      const mail = passwordChangedEmail({
+        displayName: user.displayName,
+        username: user.username,
+        changedAt: new Date(),
+      });
       await this.outbox.enqueue(em, { tenantId, to: user.email, mail });
     });
     return { ok: true };
@@ -137,6 +187,10 @@ export class LoginService {
       return false; // a malformed stored hash verifies nothing
     }
   }
+}
+
+function secondsUntil(until: Date): number {
+  return Math.max(1, Math.ceil((until.getTime() - Date.now()) / 1000));
 }
 
 function actorOf(user: LoginCandidate): Actor {

@@ -1,5 +1,5 @@
 import { Tenant } from '@gatehouse/tenants';
-import { AccountLink, User } from '@gatehouse/accounts';
+import { AccountLink, LoginSourceThrottle, User } from '@gatehouse/accounts';
 import { DocSection, DocSectionGrant } from '@gatehouse/docs';
 import { Invitation } from '@gatehouse/invitations';
 import { Email } from '@gatehouse/mail';
@@ -20,6 +20,7 @@ export const ENTITIES = [
   ClientScopeGrant,
   SigningKey,
   ClientAuthThrottle,
+  LoginSourceThrottle,
   AuditEvent,
   Session,
   AccountLink,

@@ -39,7 +39,21 @@ export class LoginController {
     const returnTo = safeReturnTo(field(req, 'returnTo'));
     const username = field(req, 'username').trim();
     const lookup = /[\u0000-\u001f]/.test(username) ? '' : username.slice(0, 200); // Postgres text holds no NUL
-    const outcome = await this.credentials.authenticate(context.tenant.id, lookup, field(req, 'password'));
+    const outcome = await this.credentials.authenticate(context.tenant.id, lookup, field(req, 'password'), req.ip);
+    if (!outcome.ok && outcome.throttled) {
+      const csrf = this.web.anonymousToken(req, res);
+      const minutes = Math.ceil(outcome.retryAfterSeconds / 60);
+      const error = `Too many failed logins from your network. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+      const body = loginPage({ csrf, returnTo, username, error });
+      return sendPage(
+        res,
+        429,
+        { title: 'Log in', body, viewer: viewerOf(context), path: '/login' },
+        {
+          'Retry-After': String(outcome.retryAfterSeconds),
+        },
+      );
+    }
     if (!outcome.ok) {
       const csrf = this.web.anonymousToken(req, res);
       const body = loginPage({ csrf, returnTo, username, error: LOGIN_FAILED });
