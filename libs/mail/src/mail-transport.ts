@@ -12,6 +12,9 @@ export interface OutgoingMail {
   html: string;
 }
 
+/** SMTP connections the pool keeps open; delivery sends this many messages at a time. */
+export const SMTP_CONNECTIONS = 2;
+
 /**
  * Sends one message: pooled SMTP on SMTP_URL, or without it an `.eml` file under DATA_DIR/mail.
  * The file's path is logged; the link itself only in development (it is a live credential).
@@ -27,7 +30,7 @@ export class MailTransport implements OnApplicationShutdown {
       ? nodemailer.createTransport({
           url: config.smtpUrl,
           pool: true,
-          maxConnections: 2,
+          maxConnections: SMTP_CONNECTIONS,
           connectionTimeout: 10_000,
           greetingTimeout: 10_000,
           socketTimeout: 30_000,

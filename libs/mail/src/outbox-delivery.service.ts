@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { KeyEncryptor } from '@gatehouse/crypto';
 import { EmailRepository, type ClaimedEmail } from './email.repository.js';
 import { bodyContext } from './mail-outbox.js';
-import { MailTransport } from './mail-transport.js';
+import { MailTransport, SMTP_CONNECTIONS } from './mail-transport.js';
 
 export interface DeliverySettings {
   /** Attempts before a mail is abandoned. */
@@ -46,15 +46,23 @@ export class OutboxDeliveryService {
     private readonly encryptor: KeyEncryptor,
   ) {}
 
-  /** Claims and sends up to `limit` due mails; `overrides` tune retries (the worker's options, tests). */
+  /**
+   * Claims and sends up to `limit` due mails, as many at a time as the SMTP pool has connections;
+   * `overrides` tune retries (the worker's options, tests).
+   */
   async deliverDue(limit = 50, overrides: Partial<DeliverySettings> = {}): Promise<DeliveryResult> {
     const settings = { ...DEFAULT_DELIVERY_SETTINGS, ...overrides };
     const claimed = await this.emails.claimDue(limit, settings.leaseMs);
     const result: DeliveryResult = { claimed: claimed.length, sent: 0, failed: 0 };
-    for (const email of claimed) {
-      if (await this.deliver(email, settings)) result.sent++;
-      else result.failed++;
-    }
+    let next = 0;
+    const lane = async () => {
+      while (next < claimed.length) {
+        const email = claimed[next++]!;
+        if (await this.deliver(email, settings)) result.sent++;
+        else result.failed++;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(SMTP_CONNECTIONS, claimed.length) }, lane));
     return result;
   }
 
