@@ -12,7 +12,7 @@ export const SCHEDULES = {
   keyRotation: { name: 'key-rotation', everyMs: 60 * 60 * 1000 },
   /** Sends queued mail (claimed with SKIP LOCKED, retried with backoff, abandoned after the cap). */
   outboxDelivery: { name: 'outbox-delivery', everyMs: 5 * 1000 },
-  /** Marks overdue pending invitations expired, audited, in batches of 1000. */
+  /** Marks overdue pending invitations expired, audited, in batches of 5,000 on two lanes. */
   invitationExpiry: { name: 'invitation-expiry', everyMs: 60 * 1000 },
   /** Mails each client's contact once per secret, 14 days before it expires. */
   secretExpiryWarning: { name: 'secret-expiry-warning', everyMs: 24 * 60 * 60 * 1000 },
