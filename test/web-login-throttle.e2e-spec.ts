@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LoginService, SOURCE_FAILURE_LIMIT } from '@gatehouse/accounts';
+import { LoginRepository, LoginService, SOURCE_FAILURE_LIMIT } from '@gatehouse/accounts';
 import { createIdentityApp } from '../apps/identity/src/identity.app.js';
 import { LogCapture } from './support/log-capture.js';
 import { testConfig } from './support/test-config.js';
@@ -22,6 +22,7 @@ describe('web UI: failed logins per source address', () => {
   let app: INestApplication;
   let dataSource: DataSource;
   let web: WebClient;
+  let tenantId: string;
   const logs = new LogCapture();
 
   async function loginFrom(source: string, username: string, password: string) {
@@ -44,7 +45,8 @@ describe('web UI: failed logins per source address', () => {
     const [row] = await dataSource.query(
       `INSERT INTO tenants (slug, display_name) VALUES ('acme', 'Acme') RETURNING id`,
     );
-    web = new WebClient(app, ORIGIN, row.id);
+    tenantId = row.id;
+    web = new WebClient(app, ORIGIN, tenantId);
     await web.user('victim');
     await web.user('other');
   }, 60_000);
@@ -87,5 +89,33 @@ describe('web UI: failed logins per source address', () => {
       SPRAYER,
     ]);
     expect(n).toBe(0);
+  });
+
+  it('a right password whose check ends after parallel failures blocked the address is refused', async () => {
+    // The block lands while the password is being checked, as when a burst of guesses runs in parallel.
+    const repository = app.get(LoginRepository);
+    const findByUsername = repository.findByUsername.bind(repository);
+    const source = '198.51.100.9';
+    repository.findByUsername = async (tenant: string, username: string) => {
+      const found = await findByUsername(tenant, username);
+      await dataSource.query(
+        `INSERT INTO login_source_throttles (tenant_id, source, failures, window_started_at, blocked_until)
+         VALUES ($1, $2, $3, now(), now() + interval '10 minutes')`,
+        [tenant, source, SOURCE_FAILURE_LIMIT],
+      );
+      return found;
+    };
+    const successes = () =>
+      dataSource
+        .query(`SELECT count(*)::int AS n FROM audit_events WHERE action = 'user.login.succeeded'`)
+        .then((rows: Array<{ n: number }>) => rows[0]!.n);
+    const before = await successes();
+    try {
+      const outcome = await app.get(LoginService).authenticate(tenantId, 'victim', WEB_PASSWORD, source);
+      expect(outcome).toMatchObject({ ok: false, throttled: true });
+    } finally {
+      repository.findByUsername = findByUsername;
+    }
+    expect(await successes()).toBe(before);
   });
 });
