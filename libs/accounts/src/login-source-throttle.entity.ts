@@ -1,4 +1,5 @@
-import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { Entity, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { FailureWindowColumns } from '@gatehouse/database';
 import { Tenant } from '@gatehouse/tenants';
 
 /**
@@ -7,7 +8,7 @@ import { Tenant } from '@gatehouse/tenants';
  * parallel attempts on several replicas are counted exactly.
  */
 @Entity({ name: 'login_source_throttles' })
-export class LoginSourceThrottle {
+export class LoginSourceThrottle extends FailureWindowColumns {
   @PrimaryColumn({ type: 'uuid' })
   tenantId: string;
 
@@ -18,13 +19,4 @@ export class LoginSourceThrottle {
   /** The client address as the app sees it (`X-Forwarded-For` only from `TRUST_PROXY`). */
   @PrimaryColumn({ type: 'text' })
   source: string;
-
-  @Column({ type: 'integer', default: 0 })
-  failures: number;
-
-  @Column({ type: 'timestamptz' })
-  windowStartedAt: Date;
-
-  @Column({ type: 'timestamptz', nullable: true })
-  blockedUntil: Date | null;
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { type FailureCount, FailureWindows } from '@gatehouse/database';
 import { User } from './user.entity.js';
 
 export type LoginCandidate = Pick<
@@ -15,6 +16,8 @@ export type LoginCandidate = Pick<
   | 'failedLoginCount'
   | 'lockedUntil'
 > & { passwordHash: string | null };
+
+const SOURCE_THROTTLES = new FailureWindows('login_source_throttles', 'source');
 
 /** Queries behind Web UI logins: the candidate with its hash, failure counting, password change. */
 @Injectable()
@@ -64,54 +67,18 @@ export class LoginRepository {
   }
 
   /** The end of the source's block, if it is blocked now. */
-  async sourceBlockedUntil(tenantId: string, source: string): Promise<Date | null> {
-    const rows: Array<{ blocked_until: Date }> = await this.dataSource.query(
-      `SELECT blocked_until FROM login_source_throttles
-        WHERE tenant_id = $1 AND source = $2 AND blocked_until > now()`,
-      [tenantId, source],
-    );
-    return rows[0] ? new Date(rows[0].blocked_until) : null;
+  sourceBlockedUntil(tenantId: string, source: string): Promise<Date | null> {
+    return SOURCE_THROTTLES.blockedUntil(this.dataSource, tenantId, source);
   }
 
-  /**
-   * Counts one failed login from `source` in ONE atomic upsert (parallel attempts on any number of
-   * replicas each count once). The `limit`-th failure of a window blocks the source until the
-   * window ends; a new window starts with the first failure after it.
-   */
-  async recordSourceFailure(
-    tenantId: string,
-    source: string,
-    windowSeconds: number,
-    limit: number,
-  ): Promise<{ failures: number; blockedUntil: Date | null }> {
-    const rows: Array<{ failures: number; blocked_until: Date | null }> = await this.dataSource.query(
-      `INSERT INTO login_source_throttles AS t (tenant_id, source, failures, window_started_at, blocked_until)
-       VALUES ($1, $2, 1, now(), CASE WHEN $4::int <= 1 THEN now() + make_interval(secs => $3) END)
-       ON CONFLICT (tenant_id, source) DO UPDATE SET
-         failures = CASE WHEN t.window_started_at <= now() - make_interval(secs => $3) THEN 1 ELSE t.failures + 1 END,
-         window_started_at = CASE WHEN t.window_started_at <= now() - make_interval(secs => $3)
-                                  THEN now() ELSE t.window_started_at END,
-         blocked_until = CASE WHEN t.window_started_at > now() - make_interval(secs => $3) AND t.failures + 1 >= $4
-                              THEN t.window_started_at + make_interval(secs => $3) END
-       RETURNING failures, blocked_until`,
-      [tenantId, source, windowSeconds, limit],
-    );
-    const row = rows[0]!;
-    return { failures: row.failures, blockedUntil: row.blocked_until ? new Date(row.blocked_until) : null };
+  /** Counts one failed login from `source` (see {@link FailureWindows.record}). */
+  recordSourceFailure(tenantId: string, source: string, windowSeconds: number, limit: number): Promise<FailureCount> {
+    return SOURCE_THROTTLES.record(this.dataSource, tenantId, source, windowSeconds, limit);
   }
 
   /** Drops source counters whose window and block are over. */
-  async purgeStaleSourceThrottles(windowSeconds: number): Promise<number> {
-    const rows: Array<{ purged: number }> = await this.dataSource.query(
-      `WITH purged AS (
-         DELETE FROM login_source_throttles
-          WHERE window_started_at < now() - make_interval(secs => $1)
-            AND (blocked_until IS NULL OR blocked_until < now())
-         RETURNING 1)
-       SELECT count(*)::int AS purged FROM purged`,
-      [windowSeconds],
-    );
-    return rows[0]?.purged ?? 0;
+  purgeStaleSourceThrottles(windowSeconds: number): Promise<number> {
+    return SOURCE_THROTTLES.purgeStale(this.dataSource, windowSeconds);
   }
 
   async changePassword(

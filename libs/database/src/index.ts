@@ -6,3 +6,4 @@ export * from './change-notifier.js';
 export * from './change-listener.js';
 export * from './database.module.js';
 export * from './pagination.js';
+export * from './failure-windows.js';

@@ -1,4 +1,5 @@
-import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { Entity, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { FailureWindowColumns } from '@gatehouse/database';
 import { Tenant } from '@gatehouse/tenants';
 
 /**
@@ -6,7 +7,7 @@ import { Tenant } from '@gatehouse/tenants';
  * that parallel attempts on several replicas are counted exactly.
  */
 @Entity({ name: 'client_auth_throttles' })
-export class ClientAuthThrottle {
+export class ClientAuthThrottle extends FailureWindowColumns {
   @PrimaryColumn({ type: 'uuid' })
   tenantId: string;
 
@@ -17,13 +18,4 @@ export class ClientAuthThrottle {
   /** The client id as presented (it may name no client). */
   @PrimaryColumn({ type: 'text' })
   clientId: string;
-
-  @Column({ type: 'integer', default: 0 })
-  failures: number;
-
-  @Column({ type: 'timestamptz' })
-  windowStartedAt: Date;
-
-  @Column({ type: 'timestamptz', nullable: true })
-  blockedUntil: Date | null;
 }

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Role, UserStatus } from '@gatehouse/accounts';
 import type { ClientState } from '@gatehouse/clients';
+import { type FailureCount, FailureWindows } from '@gatehouse/database';
 
 export interface ClientRow {
   id: string;
@@ -36,10 +37,9 @@ export interface ApiRow {
   scopes: string[];
 }
 
-export interface ThrottleResult {
-  failures: number;
-  blockedUntil: Date | null;
-}
+export type ThrottleResult = FailureCount;
+
+const THROTTLES = new FailureWindows('client_auth_throttles', 'client_id');
 
 interface SnapshotRecord {
   id: string;
@@ -114,44 +114,13 @@ export class ClientCredentialsRepository {
     };
   }
 
-  /**
-   * Counts one failed authentication in ONE atomic upsert, so parallel failures on any number of
-   * replicas are counted exactly. The `limit`-th failure of a window blocks the client id until
-   * the window ends; a new window starts with the first failure after it.
-   */
-  async recordFailure(
-    tenantId: string,
-    clientId: string,
-    windowSeconds: number,
-    limit: number,
-  ): Promise<ThrottleResult> {
-    const rows: Array<{ failures: number; blocked_until: Date | null }> = await this.dataSource.query(
-      `INSERT INTO client_auth_throttles AS t (tenant_id, client_id, failures, window_started_at, blocked_until)
-       VALUES ($1, $2, 1, now(), CASE WHEN $4::int <= 1 THEN now() + make_interval(secs => $3) END)
-       ON CONFLICT (tenant_id, client_id) DO UPDATE SET
-         failures = CASE WHEN t.window_started_at <= now() - make_interval(secs => $3) THEN 1 ELSE t.failures + 1 END,
-         window_started_at = CASE WHEN t.window_started_at <= now() - make_interval(secs => $3)
-                                  THEN now() ELSE t.window_started_at END,
-         blocked_until = CASE WHEN t.window_started_at > now() - make_interval(secs => $3) AND t.failures + 1 >= $4
-                              THEN t.window_started_at + make_interval(secs => $3) END
-       RETURNING failures, blocked_until`,
-      [tenantId, clientId, windowSeconds, limit],
-    );
-    const row = rows[0]!;
-    return { failures: row.failures, blockedUntil: row.blocked_until ? new Date(row.blocked_until) : null };
+  /** Counts one failed authentication (see {@link FailureWindows.record}). */
+  recordFailure(tenantId: string, clientId: string, windowSeconds: number, limit: number): Promise<ThrottleResult> {
+    return THROTTLES.record(this.dataSource, tenantId, clientId, windowSeconds, limit);
   }
 
   /** Drops throttle rows whose window and block are over (unknown client ids pile up otherwise). */
-  async purgeStaleThrottles(windowSeconds: number): Promise<number> {
-    const rows: Array<{ purged: number }> = await this.dataSource.query(
-      `WITH purged AS (
-         DELETE FROM client_auth_throttles
-          WHERE window_started_at < now() - make_interval(secs => $1)
-            AND (blocked_until IS NULL OR blocked_until < now())
-         RETURNING 1)
-       SELECT count(*)::int AS purged FROM purged`,
-      [windowSeconds],
-    );
-    return rows[0]?.purged ?? 0;
+  purgeStaleThrottles(windowSeconds: number): Promise<number> {
+    return THROTTLES.purgeStale(this.dataSource, windowSeconds);
   }
 }
