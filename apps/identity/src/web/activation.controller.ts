@@ -8,7 +8,7 @@ import {
   hashPassword,
 } from '@gatehouse/accounts';
 import { SessionService } from '@gatehouse/sessions';
-import { html } from './html.js';
+import { html } from '@gatehouse/views';
 import { LINK_HEADERS, activationRefusal, isAccountError } from './link-errors.js';
 import { activationPage } from './pages/auth.pages.js';
 import { sendPage, viewerOf } from './web-response.js';

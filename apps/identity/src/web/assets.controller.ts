@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { Controller, Get, Header } from '@nestjs/common';
-
-const STYLESHEET = readFileSync(new URL('./assets/gatehouse.css', import.meta.url), 'utf8');
+import { STYLESHEET } from '@gatehouse/views';
 
 /** The Web UI's one stylesheet (no inline styles: the CSP allows 'self' only). */
 @Controller('assets')

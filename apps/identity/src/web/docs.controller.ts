@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Req, Res, UseFilters } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { DocService } from '@gatehouse/docs';
-import { renderMarkdown } from './markdown.js';
+import { renderMarkdown } from '@gatehouse/views';
 import { docsListPage, sectionPage } from './pages/content.pages.js';
 import { requireUser } from './web-guard.js';
 import { sendPage, viewerOf } from './web-response.js';

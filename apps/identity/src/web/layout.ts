@@ -1,4 +1,4 @@
-import { type SafeHtml, html } from './html.js';
+import { type SafeHtml, html } from '@gatehouse/views';
 import { returnToQuery } from './return-to.js';
 
 /** Who is looking at a page, as the navigation bar needs it. */

@@ -1,6 +1,6 @@
 import { AccountError, AccountErrorCode } from '@gatehouse/accounts';
 import { InvitationError, InvitationErrorCode } from '@gatehouse/invitations';
-import { type SafeHtml, html } from './html.js';
+import { type SafeHtml, html } from '@gatehouse/views';
 import { askContact } from './pages/content.pages.js';
 import { WebPageError, notFound } from './web.errors.js';
 

@@ -1,6 +1,6 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, Injectable, NotFoundException } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { html } from './html.js';
+import { html } from '@gatehouse/views';
 import { sendPage } from './web-response.js';
 import { notFound } from './web.errors.js';
 

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import type { SafeHtml } from './html.js';
+import type { SafeHtml } from '@gatehouse/views';
 import { type Viewer, layout } from './layout.js';
 import type { WebContext } from './web-session.js';
 

@@ -1,4 +1,4 @@
-import type { SafeHtml } from './html.js';
+import type { SafeHtml } from '@gatehouse/views';
 
 /** A page that refuses or fails, rendered by the web filter with its status. */
 export class WebPageError extends Error {

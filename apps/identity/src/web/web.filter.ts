@@ -1,7 +1,7 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Injectable, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { isDatabaseUnavailable } from '@gatehouse/database';
-import { html } from './html.js';
+import { html } from '@gatehouse/views';
 import { WebRedirect, sendPage, viewerOf } from './web-response.js';
 import { WebSession } from './web-session.js';
 import { WebPageError } from './web.errors.js';

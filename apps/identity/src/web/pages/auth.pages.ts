@@ -1,4 +1,4 @@
-import { type SafeHtml, html } from '../html.js';
+import { type SafeHtml, html } from '@gatehouse/views';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@gatehouse/accounts';
 
 export const LOGIN_FAILED = 'The username or password is incorrect, or the account cannot sign in right now.';

@@ -1,4 +1,4 @@
-import { type SafeHtml, html } from '../html.js';
+import { type SafeHtml, html } from '@gatehouse/views';
 
 export interface SectionLink {
   slug: string;

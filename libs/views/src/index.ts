@@ -1,0 +1,3 @@
+export * from './html.js';
+export * from './markdown.js';
+export * from './stylesheet.js';
