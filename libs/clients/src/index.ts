@@ -1,5 +1,6 @@
 export * from './api-client.entity.js';
 export * from './client-secret.entity.js';
+export * from './client-certificate.entity.js';
 export * from './client-scope-grant.entity.js';
 export * from './client.errors.js';
 export * from './client.repository.js';

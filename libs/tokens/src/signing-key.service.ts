@@ -42,6 +42,11 @@ export function issuerOf(publicUrl: string, tenantId: string): string {
   return `${publicUrl}/${tenantId}/v2.0`;
 }
 
+/** The issuer of a tenant's v1 tokens (Entra's `https://sts.windows.net/{tid}/`), as the v1 discovery says. */
+export function v1IssuerOf(publicUrl: string, tenantId: string): string {
+  return `${publicUrl}/${tenantId}/`;
+}
+
 /** Tenants' signing keys: generation, rollover, the signer of the hot path, the JWKS, verification. */
 @Injectable()
 export class SigningKeyService {
@@ -57,8 +62,9 @@ export class SigningKeyService {
     private readonly encryptor: KeyEncryptor,
     listener: ChangeListener,
   ) {
-    this.signers = new ChangeAwareCache(listener, { kinds: ['keys'], ttlMs: 5 * 60_000 });
-    this.published = new ChangeAwareCache(listener, { kinds: ['keys'], ttlMs: 60_000 });
+    const outageGraceMs = config.tokenOutageGraceSeconds * 1000;
+    this.signers = new ChangeAwareCache(listener, { kinds: ['keys'], ttlMs: 5 * 60_000, outageGraceMs });
+    this.published = new ChangeAwareCache(listener, { kinds: ['keys'], ttlMs: 60_000, outageGraceMs });
     tenants.onAlgorithmChange((em, tenant) =>
       this.rollover(em, tenant.id, tenant.signingAlgorithm).then(() => undefined),
     );
