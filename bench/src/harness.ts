@@ -19,6 +19,7 @@ import type { AppConfig } from '@gatehouse/config';
 import { BootstrapService } from '@gatehouse/provisioning';
 import { migrateDatabase } from '@gatehouse/schema';
 import { TenantService } from '@gatehouse/tenants';
+import { SigningKeyService } from '@gatehouse/tokens';
 import { createProvisioningContext } from '../../apps/cli/src/provisioning.context.js';
 import { benchConfig } from './bench-config.js';
 import type { PacedResult, pacedLoad } from './paced-load.js';
@@ -263,8 +264,13 @@ export async function provision(): Promise<Provisioned> {
     pepper,
     kek,
     config,
+    // The setting publishes a key of the new algorithm, which would sign a day later; the benchmark
+    // rolls it in at once (the emergency rollover) so that the next run signs with it.
     setAlgorithm: (alg) =>
-      dataSource.transaction(async (em) => void (await context.get(TenantService).updateSettings(em, tenantId, { signingAlgorithm: alg }))),
+      dataSource.transaction(async (em) => {
+        await context.get(TenantService).updateSettings(em, tenantId, { signingAlgorithm: alg });
+        await context.get(SigningKeyService).rollover(em, tenantId, alg);
+      }),
     close: () => context.close(),
   };
 }

@@ -7,5 +7,7 @@ export * from './client.repository.js';
 export * from './client.view.js';
 export * from './scope-resolver.js';
 export * from './client.service.js';
+export * from './certificate-parser.js';
+export * from './client-certificate.service.js';
 export * from './secret-expiry-warning.service.js';
 export * from './clients.module.js';

@@ -19,3 +19,4 @@ export * from './credential-directory.js';
 export * from './scope-request.js';
 export * from './client-authenticator.js';
 export * from './client-credentials.service.js';
+export * from './secret-leak.service.js';

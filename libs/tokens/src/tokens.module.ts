@@ -11,6 +11,7 @@ import { ClientAuthenticator } from './client-authenticator.js';
 import { ClientCredentialsRepository } from './client-credentials.repository.js';
 import { ClientCredentialsService } from './client-credentials.service.js';
 import { CredentialDirectory } from './credential-directory.js';
+import { SecretLeakService } from './secret-leak.service.js';
 import { SigningKeyRepository } from './signing-key.repository.js';
 import { SigningKeyService } from './signing-key.service.js';
 
@@ -28,8 +29,10 @@ import { SigningKeyService } from './signing-key.service.js';
     AssertionReplayGuard,
     ClientAssertionAuthenticator,
     ClientCredentialsService,
+    SecretLeakService,
   ],
   exports: [
+    SecretLeakService,
     SigningKeyService,
     ClientCredentialsService,
     ClientAuthenticator,
