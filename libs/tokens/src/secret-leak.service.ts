@@ -93,13 +93,15 @@ export class SecretLeakService {
   private async revokeMatches(em: EntityManager, tenantId: string, tokens: ReportedToken[]): Promise<number> {
     const byHash = new Map(tokens.map((t) => [this.hasher.hash(t.token).toString('hex'), t]));
     const leaked: Array<LeakedSecret & { secret_hash: string }> = await em.query(
-      `UPDATE client_secrets s SET revoked_at = now()
-         FROM api_clients c
-        WHERE c.id = s.api_client_id AND s.tenant_id = $1 AND s.revoked_at IS NULL AND s.expires_at > now()
-          AND s.secret_hash = ANY($2::bytea[])
-       RETURNING s.id, s.key_id, s.hint, encode(s.secret_hash, 'hex') AS secret_hash,
-                 c.client_id, c.display_name AS client_name, c.contact_email`,
-      [tenantId, [...byHash.keys()].map((hex) => Buffer.from(hex, 'hex'))],
+      `WITH revoked AS (
+         UPDATE client_secrets s SET revoked_at = now()
+           FROM api_clients c
+          WHERE c.id = s.api_client_id AND s.tenant_id = $1 AND s.revoked_at IS NULL AND s.expires_at > now()
+            AND s.secret_hash IN (SELECT decode(h, 'hex') FROM unnest($2::text[]) AS h)
+         RETURNING s.id, s.key_id, s.hint, encode(s.secret_hash, 'hex') AS secret_hash,
+                   c.client_id, c.display_name AS client_name, c.contact_email)
+       SELECT * FROM revoked`,
+      [tenantId, [...byHash.keys()]],
     );
     if (leaked.length === 0) return 0;
     const contactPersons: Array<{ email: string }> = await em.query(
