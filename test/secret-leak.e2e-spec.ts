@@ -35,7 +35,10 @@ describe('scannable secrets and the leak report', () => {
       headers: { authorization: `Bearer ${operator.token}`, 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    return { status: response.status, body: response.status === 204 ? null : ((await response.json()) as Record<string, unknown>) };
+    return {
+      status: response.status,
+      body: response.status === 204 ? null : ((await response.json()) as Record<string, unknown>),
+    };
   };
   const report = (entries: unknown, source = '192.0.2.50') =>
     fetch(`${identityUrl}/${tenant.slug}/secret-scanning/report`, {
@@ -47,7 +50,12 @@ describe('scannable secrets and the leak report', () => {
     fetch(`${identityUrl}/${tenant.slug}/oauth2/v2.0/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: secret, scope: 'api://orders/.default' }),
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: clientId,
+        client_secret: secret,
+        scope: 'api://orders/.default',
+      }),
     });
 
   async function readyClient(contactEmail: string) {
@@ -93,8 +101,12 @@ describe('scannable secrets and the leak report', () => {
   it('a reported secret is revoked at once, audited and told; a miss gets the same answer', async () => {
     const { clientId, secret } = await readyClient('ops@example.com');
     expect((await token(clientId, secret.secretText)).status).toBe(200);
-    const miss = await report([{ token: generateClientSecret(), url: 'https://github.com/x/y/blob/main/a.env', source: 'content' }]);
-    const hit = await report([{ token: secret.secretText, url: 'https://github.com/x/y/blob/main/b.env', source: 'content' }]);
+    const miss = await report([
+      { token: generateClientSecret(), url: 'https://github.com/x/y/blob/main/a.env', source: 'content' },
+    ]);
+    const hit = await report([
+      { token: secret.secretText, url: 'https://github.com/x/y/blob/main/b.env', source: 'content' },
+    ]);
     expect(hit.status, idLogs.lines.filter((l) => l.includes('"level":50')).join('\n')).toBe(202);
     expect(miss.status).toBe(202);
     const missText = await miss.text();
@@ -103,11 +115,16 @@ describe('scannable secrets and the leak report', () => {
     const secrets = await adminCall('GET', `/clients/${clientId}/secrets`);
     expect((secrets.body as unknown as Array<{ revokedAt: string | null }>)[0]!.revokedAt).not.toBeNull();
     const audit = await adminCall('GET', '/audit-events?action=client.secret.leak_revoked');
-    expect((audit.body!.items as Array<{ targetId: string; details: Record<string, unknown> }>)).toEqual([
-      expect.objectContaining({ targetId: clientId, details: expect.objectContaining({ keyId: secret.keyId, url: 'https://github.com/x/y/blob/main/b.env' }) }),
+    expect(audit.body!.items as Array<{ targetId: string; details: Record<string, unknown> }>).toEqual([
+      expect.objectContaining({
+        targetId: clientId,
+        details: expect.objectContaining({ keyId: secret.keyId, url: 'https://github.com/x/y/blob/main/b.env' }),
+      }),
     ]);
     const mails = await adminCall('GET', '/emails');
-    const leakMails = (mails.body!.items as Array<{ to: string; subject: string }>).filter((m) => m.subject.includes('exposed'));
+    const leakMails = (mails.body!.items as Array<{ to: string; subject: string }>).filter((m) =>
+      m.subject.includes('exposed'),
+    );
     expect(leakMails.map((m) => m.to).sort()).toEqual([contactPerson.user.email, 'ops@example.com'].sort());
     // Reported again: nothing more to revoke, the same answer.
     expect(await (await report([{ token: secret.secretText }])).text()).toBe(missText);
@@ -125,13 +142,22 @@ describe('scannable secrets and the leak report', () => {
     expect(malformed.status).toBe(400);
     expect((await report([{ token: 'x' }], '192.0.2.61')).status).toBe(202);
     const statuses: number[] = [];
-    for (let i = 0; i < LEAK_REPORTS_PER_SOURCE + 2; i++) statuses.push((await report([{ token: 'x' }], '192.0.2.62')).status);
+    for (let i = 0; i < LEAK_REPORTS_PER_SOURCE + 2; i++)
+      statuses.push((await report([{ token: 'x' }], '192.0.2.62')).status);
     expect(statuses.filter((s) => s === 202)).toHaveLength(LEAK_REPORTS_PER_SOURCE);
     const limited = await report([{ token: 'x' }], '192.0.2.62');
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await report([{ token: 'x' }], '192.0.2.63')).status).toBe(202);
-    expect((await fetch(`${identityUrl}/no-such-tenant/secret-scanning/report`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '[{"token":"x"}]' })).status).toBe(404);
+    expect(
+      (
+        await fetch(`${identityUrl}/no-such-tenant/secret-scanning/report`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '[{"token":"x"}]',
+        })
+      ).status,
+    ).toBe(404);
   });
 
   it('npm run cli -- secret check / certificate add, list, remove', async () => {
@@ -150,7 +176,9 @@ describe('scannable secrets and the leak report', () => {
       const certificate = makeCertificate();
       writeFileSync(join(dir, 'daemon.pem'), certificate.pem);
       const cli = (...args: string[]) => runCredentialCommand('certificate', config, args);
-      expect(await cli('add', '--tenant', tenant.slug, clientId, join(dir, 'daemon.pem'), 'from the CLI', '--json')).toBe(0);
+      expect(
+        await cli('add', '--tenant', tenant.slug, clientId, join(dir, 'daemon.pem'), 'from the CLI', '--json'),
+      ).toBe(0);
       const added = JSON.parse(printed.at(-1)!) as Array<{ keyId: string; thumbprint: string }>;
       expect(added[0]!.thumbprint).toBe(certificate.sha1Hex);
       expect(await cli('list', '--tenant', tenant.slug, clientId)).toBe(0);

@@ -41,7 +41,9 @@ export async function runCredentialCommand(command: string, config: AppConfig, a
 function checkSecret(value: string): number {
   const result = checkClientSecret(value.trim());
   if (result.wellFormed) {
-    out(`well-formed Gatehouse client secret (hint ${result.hint}); whether it is still valid only the token endpoint can tell\n`);
+    out(
+      `well-formed Gatehouse client secret (hint ${result.hint}); whether it is still valid only the token endpoint can tell\n`,
+    );
     return 0;
   }
   out(`not a well-formed Gatehouse client secret: ${result.reason}\n`);
@@ -56,9 +58,18 @@ async function certificateAction(
   json: boolean,
 ): Promise<number> {
   const print = (views: CertificateView[]) =>
-    out(json ? `${JSON.stringify(views, null, 2)}\n` : views.map((v) => `${v.keyId}  ${v.thumbprint}  ${v.notAfter}  ${v.subject}  ${v.displayName}\n`).join(''));
+    out(
+      json
+        ? `${JSON.stringify(views, null, 2)}\n`
+        : views.map((v) => `${v.keyId}  ${v.thumbprint}  ${v.notAfter}  ${v.subject}  ${v.displayName}\n`).join(''),
+    );
   if (action === 'add' && argument) {
-    print([await certificates.add(tenantId, SYSTEM_ACTOR, clientId!, { certificate: readFileSync(argument, 'utf8'), displayName })]);
+    print([
+      await certificates.add(tenantId, SYSTEM_ACTOR, clientId!, {
+        certificate: readFileSync(argument, 'utf8'),
+        displayName,
+      }),
+    ]);
     return 0;
   }
   if (action === 'list') {
@@ -77,7 +88,10 @@ async function certificateAction(
 @Module({})
 class CertificatesContextModule {
   static register(config: AppConfig): DynamicModule {
-    return { module: CertificatesContextModule, imports: [...coreImports(config, { app: 'cli', poolSize: 2 }), TenantsModule, ClientsModule] };
+    return {
+      module: CertificatesContextModule,
+      imports: [...coreImports(config, { app: 'cli', poolSize: 2 }), TenantsModule, ClientsModule],
+    };
   }
 }
 
