@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { type AssertionFigures, measureAssertions } from './assertions.js';
 import { type OutboxFigures, type SweepFigures, measureOutbox, measureSweep } from './background.js';
 import { type ProfileSummary, printProfileSummary } from './cpu-profile.js';
 import {
@@ -53,8 +54,11 @@ async function main(): Promise<number> {
   let profile: ProfileSummary | null = null;
   let sweep: SweepFigures | null = null;
   let outbox: OutboxFigures | null = null;
+  let assertions: AssertionFigures | null = null;
   const notes: string[] = [];
-  const sizes = smoke ? { rows: 1_000, overdue: 100, emails: 50 } : { rows: 1_000_000, overdue: 100_000, emails: 5_000 };
+  const sizes = smoke
+    ? { rows: 1_000, overdue: 100, emails: 50 }
+    : { rows: 1_000_000, overdue: 100_000, emails: 5_000 };
   try {
     for (const alg of ALGORITHMS) {
       await provisioned.setAlgorithm(alg);
@@ -91,6 +95,13 @@ async function main(): Promise<number> {
       else p99AtHalfPeakCeilingMs = p99Ms;
     }
     profile = await profileGatehouse(targets(provisioned, 'ES256').find((t) => t.name === 'gatehouse')!);
+    // Client assertions (certificate credentials, jti spent in Postgres) against secrets, same server, same run.
+    const gatehouse = targets(provisioned, 'ES256').find((t) => t.name === 'gatehouse')!;
+    assertions = await measureAssertions(gatehouse, provisioned.certificate, provisioned.clientId, gatehouse.body);
+    console.log(
+      `  gatehouse ES256 client assertions: ${assertions.assertionTokensPerSec} tokens/s vs ${assertions.secretTokensPerSec} with a secret ` +
+        `(${assertions.ratio}×; by CPU per token ${assertions.ratioByCpu}×: ${assertions.cpuUsPerTokenAssertion} vs ${assertions.cpuUsPerTokenSecret} µs)`,
+    );
     // The invitation sweep and the mail outbox: measured when their services work, else null.
     try {
       sweep = await measureSweep(provisioned.config, provisioned.tenantId, sizes.rows, sizes.overdue);
@@ -109,7 +120,8 @@ async function main(): Promise<number> {
     await onServer(`DROP DATABASE IF EXISTS "${provisioned.databaseName}" WITH (FORCE)`);
   }
 
-  const find = (server: ServerName, alg: Algorithm) => results.find((r) => r.server === server && r.alg === alg)!.tokensPerSec;
+  const find = (server: ServerName, alg: Algorithm) =>
+    results.find((r) => r.server === server && r.alg === alg)!.tokensPerSec;
   const ratio = (a: number, b: number) => (b > 0 ? round(a / b, 3) : 0);
   const ratios = Object.fromEntries(
     ALGORITHMS.map((alg) => [
@@ -143,6 +155,7 @@ async function main(): Promise<number> {
         },
       ]),
     ),
+    assertions,
     sweep,
     outbox,
     profile,
@@ -164,11 +177,23 @@ async function main(): Promise<number> {
         ` (by CPU per token: ${(c.vsOidcProvider * 100).toFixed(0)} %, ${(c.vsCeiling * 100).toFixed(0)} %)`,
     );
   }
-  console.log(`p99 at half of the ES256 peak (open loop): Gatehouse ${p99AtHalfPeakMs} ms, ceiling ${p99AtHalfPeakCeilingMs} ms`);
-  console.log(`invitation sweep: ${sweep ? `${sweep.overdue} overdue of ${sweep.rows} in ${sweep.seconds} s` : 'not measured'}`);
-  console.log(`outbox: ${outbox ? `${outbox.emails} emails at ${outbox.perSec}/s, exactly once: ${outbox.exactlyOnce}` : 'not measured'}`);
+  console.log(
+    `p99 at half of the ES256 peak (open loop): Gatehouse ${p99AtHalfPeakMs} ms, ceiling ${p99AtHalfPeakCeilingMs} ms`,
+  );
+  console.log(
+    `invitation sweep: ${sweep ? `${sweep.overdue} overdue of ${sweep.rows} in ${sweep.seconds} s` : 'not measured'}`,
+  );
+  console.log(
+    `outbox: ${outbox ? `${outbox.emails} emails at ${outbox.perSec}/s, exactly once: ${outbox.exactlyOnce}` : 'not measured'}`,
+  );
   for (const note of notes) console.log(`note: ${note}`);
-  if (profile) printProfileSummary({ ...profile, topFrames: profile.topFrames.slice(0, 15), byOrigin: profile.byOrigin.slice(0, 10), attributed: profile.attributed.slice(0, 15) });
+  if (profile)
+    printProfileSummary({
+      ...profile,
+      topFrames: profile.topFrames.slice(0, 15),
+      byOrigin: profile.byOrigin.slice(0, 10),
+      attributed: profile.attributed.slice(0, 15),
+    });
   console.log(`\nwrote ${file} in ${report.elapsedSeconds} s`);
   if (failures.length > 0) {
     console.error(`FAILED: servers answered with errors:\n  ${failures.join('\n  ')}`);
