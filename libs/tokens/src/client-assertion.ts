@@ -109,13 +109,18 @@ export function checkTimeRange(claims: Record<string, unknown>, exp: number, now
 /** The registered certificate the header names: `x5t#S256`, else `x5t`, else `kid` (key id, thumbprint or either x5t). */
 export function namedCertificate(header: Record<string, unknown>, certificates: CertificateRow[]): CertificateRow | undefined {
   const s256 = header['x5t#S256'];
-  if (typeof s256 === 'string') return certificates.find((c) => c.x5tS256 === s256);
+  if (typeof s256 === 'string') return certificates.find((c) => c.x5tS256 === base64url(s256));
   const x5t = header.x5t;
-  if (typeof x5t === 'string') return certificates.find((c) => c.x5t === x5t);
+  if (typeof x5t === 'string') return certificates.find((c) => c.x5t === base64url(x5t));
   const kid = String(header.kid);
   return certificates.find(
     (c) => c.keyId === kid.toLowerCase() || c.thumbprint === kid.toUpperCase() || c.x5t === kid || c.x5tS256 === kid,
   );
+}
+
+/** Some clients (MSAL Python) send the thumbprints padded, or in plain base64: compare them in base64url. */
+function base64url(value: string): string {
+  return value.replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
 }
 
 /** The JWS signature with the certificate's key, under the one algorithm that fits its key type. */
