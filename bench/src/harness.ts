@@ -68,8 +68,7 @@ export const smoke = process.argv.includes('--smoke');
 export const settings: RunSettings = smoke
   ? { connections: 10, warmupSeconds: 1, durationSeconds: 1, rounds: 1 }
   : { connections: 20, warmupSeconds: 3, durationSeconds: 10, rounds: 3 };
-const serverUrl =
-  process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const cores = availableParallelism();
 export const pin = cores >= 2 && hasTaskset();
 const logDir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-logs-'));
@@ -83,6 +82,7 @@ function hasTaskset(): boolean {
     return false;
   }
 }
+
 
 function databaseUrl(name: string): string {
   const url = new URL(serverUrl);
@@ -146,10 +146,7 @@ export async function startServer(target: Target, nodeArgs: string[] = []): Prom
   });
   closeSync(out);
   const pid = await new Promise<number>((resolveReady, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`${target.name} did not start within 60 s (log: ${logFile})`)),
-      60_000,
-    );
+    const timer = setTimeout(() => reject(new Error(`${target.name} did not start within 60 s (log: ${logFile})`)), 60_000);
     child.once('message', (message: ReadyMessage) => {
       clearTimeout(timer);
       resolveReady(message.pid);
@@ -183,25 +180,16 @@ export async function verifyOneToken(target: Target, server: RunningServer, alg:
     body: target.body,
   });
   const text = await response.text();
-  if (response.status !== 200)
-    throw new Error(`${target.name} ${alg}: token request answered ${response.status}: ${text.slice(0, 300)}`);
+  if (response.status !== 200) throw new Error(`${target.name} ${alg}: token request answered ${response.status}: ${text.slice(0, 300)}`);
   const token = (JSON.parse(text) as { access_token?: string }).access_token;
   if (!token) throw new Error(`${target.name} ${alg}: no access_token in ${text.slice(0, 300)}`);
   const header = decodeProtectedHeader(token);
   if (header.alg !== alg) throw new Error(`${target.name}: token signed with ${header.alg}, expected ${alg}`);
-  const { payload } = await jwtVerify(token, createRemoteJWKSet(new URL(server.url + target.jwksPath)), {
-    algorithms: [alg],
-  });
-  if (!payload.aud || !payload.exp || !payload.jti)
-    throw new Error(`${target.name}: token lacks aud/exp/jti: ${JSON.stringify(payload)}`);
+  const { payload } = await jwtVerify(token, createRemoteJWKSet(new URL(server.url + target.jwksPath)), { algorithms: [alg] });
+  if (!payload.aud || !payload.exp || !payload.jti) throw new Error(`${target.name}: token lacks aud/exp/jti: ${JSON.stringify(payload)}`);
 }
 
-export async function load(
-  target: Target,
-  server: RunningServer,
-  seconds: number,
-  overallRate?: number,
-): Promise<AutocannonResult> {
+export async function load(target: Target, server: RunningServer, seconds: number, overallRate?: number): Promise<AutocannonResult> {
   const result = await autocannon({
     url: server.url + target.tokenPath,
     method: 'POST',
@@ -214,9 +202,7 @@ export async function load(
   });
   const bad = result.non2xx + result.errors + result.timeouts;
   if (bad > 0 || result['2xx'] === 0) {
-    failures.push(
-      `${target.name}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts, ${result['2xx']} 2xx`,
-    );
+    failures.push(`${target.name}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts, ${result['2xx']} 2xx`);
   }
   return result;
 }
@@ -267,35 +253,20 @@ export async function provision(): Promise<Provisioned> {
   await migrateDatabase(url);
   const pepper = randomBytes(32);
   const kek = randomBytes(32);
-  const config: AppConfig = {
-    ...benchConfig({ databaseUrl: url, publicUrl: 'http://127.0.0.1', pepper, kek }),
-    logLevel: 'warn',
-  };
+  const config: AppConfig = { ...benchConfig({ databaseUrl: url, publicUrl: 'http://127.0.0.1', pepper, kek }), logLevel: 'warn' };
   const context = await createProvisioningContext(config, discard);
   const { tenantId } = await context.get(BootstrapService).bootstrap({ tenant: 'bench', rotateSecret: false });
-  const api = await context
-    .get(ApiService)
-    .create(tenantId, SYSTEM_ACTOR, { identifier: API_IDENTIFIER, displayName: 'Orders' });
-  await context
-    .get(ApiService)
-    .addScope(tenantId, SYSTEM_ACTOR, api.id, { value: SCOPE_VALUE, description: 'Read orders' });
+  const api = await context.get(ApiService).create(tenantId, SYSTEM_ACTOR, { identifier: API_IDENTIFIER, displayName: 'Orders' });
+  await context.get(ApiService).addScope(tenantId, SYSTEM_ACTOR, api.id, { value: SCOPE_VALUE, description: 'Read orders' });
   const clients = context.get(ClientService);
-  const client = await clients.create(tenantId, SYSTEM_ACTOR, {
-    displayName: 'Benchmark',
-    contactEmail: 'bench@example.com',
-  });
+  const client = await clients.create(tenantId, SYSTEM_ACTOR, { displayName: 'Benchmark', contactEmail: 'bench@example.com' });
   const secret = await clients.issueSecret(tenantId, SYSTEM_ACTOR, client.clientId, { displayName: 'bench' });
   await clients.setScopes(tenantId, SYSTEM_ACTOR, client.clientId, [`${API_IDENTIFIER}/${SCOPE_VALUE}`]);
   const dataSource = context.get(DataSource);
   const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const der = selfSignedCertificate(privateKey, {
-    commonName: 'bench daemon',
-    notBefore: new Date(Date.now() - 3_600_000),
-    notAfter: new Date(Date.now() + 86_400_000),
-  });
-  await context
-    .get(ClientCertificateService)
-    .add(tenantId, SYSTEM_ACTOR, client.clientId, { certificate: certificatePem(der) });
+  const now = Date.now();
+  const der = selfSignedCertificate(privateKey, { commonName: 'bench daemon', notBefore: new Date(now - 3_600_000), notAfter: new Date(now + 86_400_000) });
+  await context.get(ClientCertificateService).add(tenantId, SYSTEM_ACTOR, client.clientId, { certificate: certificatePem(der) });
   return {
     certificate: {
       privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
@@ -402,11 +373,7 @@ export function medianMeasurement(rounds: Measurement[]): Measurement {
  * median p99 counts: on this shared virtual machine one stall of ~100 ms (seen in single windows,
  * for the ceiling too) delays enough requests to move a p99 several-fold.
  */
-export async function p99AtRate(
-  target: Target,
-  alg: Algorithm,
-  rate: number,
-): Promise<{ p99Ms: number; windowsMs: number[] }> {
+export async function p99AtRate(target: Target, alg: Algorithm, rate: number): Promise<{ p99Ms: number; windowsMs: number[] }> {
   const server = await startServer(target);
   try {
     await verifyOneToken(target, server, alg);
@@ -469,17 +436,9 @@ export async function profileGatehouse(target: Target, alg: Algorithm = 'ES256')
 
 export function printTable(results: ServerResult[]): void {
   const header = ['server', 'alg', 'tokens/s', 'p50 ms', 'p99 ms', 'RSS MB'];
-  const rows = results.map((r) => [
-    r.server,
-    r.alg,
-    String(r.tokensPerSec),
-    String(r.p50Ms),
-    String(r.p99Ms),
-    String(r.rssMb),
-  ]);
+  const rows = results.map((r) => [r.server, r.alg, String(r.tokensPerSec), String(r.p50Ms), String(r.p99Ms), String(r.rssMb)]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  const line = (cells: string[]) =>
-    cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const line = (cells: string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   console.log(line(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of rows) console.log(line(row));

@@ -56,9 +56,7 @@ async function main(): Promise<number> {
   let outbox: OutboxFigures | null = null;
   let assertions: AssertionFigures | null = null;
   const notes: string[] = [];
-  const sizes = smoke
-    ? { rows: 1_000, overdue: 100, emails: 50 }
-    : { rows: 1_000_000, overdue: 100_000, emails: 5_000 };
+  const sizes = smoke ? { rows: 1_000, overdue: 100, emails: 50 } : { rows: 1_000_000, overdue: 100_000, emails: 5_000 };
   try {
     for (const alg of ALGORITHMS) {
       await provisioned.setAlgorithm(alg);
@@ -120,8 +118,7 @@ async function main(): Promise<number> {
     await onServer(`DROP DATABASE IF EXISTS "${provisioned.databaseName}" WITH (FORCE)`);
   }
 
-  const find = (server: ServerName, alg: Algorithm) =>
-    results.find((r) => r.server === server && r.alg === alg)!.tokensPerSec;
+  const find = (server: ServerName, alg: Algorithm) => results.find((r) => r.server === server && r.alg === alg)!.tokensPerSec;
   const ratio = (a: number, b: number) => (b > 0 ? round(a / b, 3) : 0);
   const ratios = Object.fromEntries(
     ALGORITHMS.map((alg) => [
@@ -177,23 +174,11 @@ async function main(): Promise<number> {
         ` (by CPU per token: ${(c.vsOidcProvider * 100).toFixed(0)} %, ${(c.vsCeiling * 100).toFixed(0)} %)`,
     );
   }
-  console.log(
-    `p99 at half of the ES256 peak (open loop): Gatehouse ${p99AtHalfPeakMs} ms, ceiling ${p99AtHalfPeakCeilingMs} ms`,
-  );
-  console.log(
-    `invitation sweep: ${sweep ? `${sweep.overdue} overdue of ${sweep.rows} in ${sweep.seconds} s` : 'not measured'}`,
-  );
-  console.log(
-    `outbox: ${outbox ? `${outbox.emails} emails at ${outbox.perSec}/s, exactly once: ${outbox.exactlyOnce}` : 'not measured'}`,
-  );
+  console.log(`p99 at half of the ES256 peak (open loop): Gatehouse ${p99AtHalfPeakMs} ms, ceiling ${p99AtHalfPeakCeilingMs} ms`);
+  console.log(`invitation sweep: ${sweep ? `${sweep.overdue} overdue of ${sweep.rows} in ${sweep.seconds} s` : 'not measured'}`);
+  console.log(`outbox: ${outbox ? `${outbox.emails} emails at ${outbox.perSec}/s, exactly once: ${outbox.exactlyOnce}` : 'not measured'}`);
   for (const note of notes) console.log(`note: ${note}`);
-  if (profile)
-    printProfileSummary({
-      ...profile,
-      topFrames: profile.topFrames.slice(0, 15),
-      byOrigin: profile.byOrigin.slice(0, 10),
-      attributed: profile.attributed.slice(0, 15),
-    });
+  if (profile) printProfileSummary({ ...profile, topFrames: profile.topFrames.slice(0, 15), byOrigin: profile.byOrigin.slice(0, 10), attributed: profile.attributed.slice(0, 15) });
   console.log(`\nwrote ${file} in ${report.elapsedSeconds} s`);
   if (failures.length > 0) {
     console.error(`FAILED: servers answered with errors:\n  ${failures.join('\n  ')}`);
