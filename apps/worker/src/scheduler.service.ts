@@ -1,8 +1,10 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { LoginService } from '@gatehouse/accounts';
 import { SecretExpiryWarningService } from '@gatehouse/clients';
+import { HandoverSweepService } from '@gatehouse/handovers';
 import { InvitationSweepService } from '@gatehouse/invitations';
 import { OutboxDeliveryService } from '@gatehouse/mail';
+import { AccessRequestSweepService } from '@gatehouse/requests';
 import { SessionService } from '@gatehouse/sessions';
 import { ClientAuthenticator, SigningKeyService } from '@gatehouse/tokens';
 import { type Schedule, schedulesWith } from './schedules.js';
@@ -23,6 +25,8 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
     private readonly delivery: OutboxDeliveryService,
     private readonly invitations: InvitationSweepService,
     private readonly secretWarnings: SecretExpiryWarningService,
+    private readonly accessRequests: AccessRequestSweepService,
+    private readonly handovers: HandoverSweepService,
     @Inject(WORKER_JOB_OPTIONS) private readonly options: WorkerJobOptions,
   ) {}
 
@@ -34,11 +38,17 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
     this.every(schedules.secretExpiryWarning, () => this.warnExpiringSecrets());
     this.every(schedules.throttlePurge, () => this.purgeThrottles());
     this.every(schedules.sessionPurge, () => this.sessions.purgeEnded());
+    this.every(schedules.accessRequestExpiry, () => this.accessRequests.expireUnconfirmed());
+    this.every(schedules.handoverExpiry, () => this.handovers.expireOverdue());
   }
 
   /** Client-authentication and login-source counters whose window and block are over. */
   async purgeThrottles(): Promise<number> {
-    return (await this.authenticator.purgeStaleThrottles()) + (await this.logins.purgeStaleSourceThrottles());
+    return (
+      (await this.authenticator.purgeStaleThrottles()) +
+      (await this.logins.purgeStaleSourceThrottles()) +
+      (await this.accessRequests.purgeStaleThrottles())
+    );
   }
 
   onApplicationShutdown(): void {

@@ -1,6 +1,19 @@
 /** A mail ready for the outbox: plain text and HTML of the same message. */
 export interface RenderedEmail {
-  template: 'invitation' | 'activation' | 'password-reset' | 'password-changed' | 'secret-expiry';
+  template:
+    | 'invitation'
+    | 'activation'
+    | 'password-reset'
+    | 'password-changed'
+    | 'secret-expiry'
+    | 'access-request-confirm'
+    | 'access-request-submitted'
+    | 'access-request-approved'
+    | 'access-request-rejected'
+    | 'client-awaiting-scopes'
+    | 'handover'
+    | 'handover-sent'
+    | 'handover-expired';
   subject: string;
   text: string;
   html: string;
