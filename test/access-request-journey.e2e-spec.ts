@@ -115,10 +115,10 @@ describe('access request journey: from an anonymous request to a token', () => {
 
     await page.getByLabel('Your email address').fill('pat@partner.example');
     await page.getByLabel('Organisation').fill('Partner Ltd');
-    await page.getByLabel('A personal account for the documentation').check();
+    await page.getByLabel('I need a personal account for the documentation').check();
     await page.getByLabel('Documentation you need').fill('The getting-started guide');
     await page.getByLabel('Why you need it').fill('I build our integration.');
-    await page.getByLabel('API access for a system').check();
+    await page.getByLabel('I need API access for a system').check();
     await page.getByLabel('Name of the system').fill('Orders sync');
     await page.getByLabel('Technical contact (email)').fill('ops@partner.example');
     await page.getByLabel('What the system must do').fill('Read new orders every five minutes.');

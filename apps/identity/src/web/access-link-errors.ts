@@ -2,6 +2,7 @@ import { HandoverErrorCode } from '@gatehouse/handovers';
 import { AccessRequestErrorCode } from '@gatehouse/requests';
 import { html } from '@gatehouse/views';
 import { LINK_HEADERS, gone, linkNotFound } from './link-errors.js';
+import { utc } from './pages/request.pages.js';
 import { WebPageError } from './web.errors.js';
 
 /** The page for a confirmation link that cannot be used. */
@@ -27,7 +28,7 @@ export function handoverRefusal(code: HandoverErrorCode, revealedAt?: Date | nul
   switch (code) {
     case HandoverErrorCode.AlreadyRevealed:
       return gone(
-        html`These credentials were revealed${revealedAt ? ` on ${revealedAt.toUTCString()}` : ''} and are not shown
+        html`These credentials were revealed${revealedAt ? ` on ${utc(revealedAt)}` : ''} and are not shown
           again. If you did not see them yourself, ask your contact person at once to revoke them and send new ones.`,
       );
     case HandoverErrorCode.Expired:

@@ -1,5 +1,6 @@
 import { type SafeHtml, html } from '@gatehouse/views';
 import type { RevealedCredentials } from '@gatehouse/provisioning';
+import { utc } from './request.pages.js';
 
 export function handoverPage(input: {
   csrf: string;
@@ -17,7 +18,7 @@ export function handoverPage(input: {
       <strong>Reveal</strong> creates a new client secret now and shows it once, with the token endpoint, the scope to
       request and a ready-to-paste token request. Have your secret store ready: the page cannot be shown again.
     </p>
-    <p class="hint">This link works once, until ${input.expiresAt.toUTCString()}.</p>
+    <p class="hint">This link works once, until ${utc(input.expiresAt)}.</p>
     <form method="post" action="${input.action}">
       <input type="hidden" name="_csrf" value="${input.csrf}" />
       <button type="submit">Reveal</button>
@@ -41,7 +42,8 @@ function msalSnippet(c: RevealedCredentials): string {
     `const app = new ConfidentialClientApplication({`,
     `  auth: {`,
     `    clientId: '${c.clientId}',`,
-    `    clientSecret: '${c.secret}', // better: read it from your secret store`,
+    `    // Inline to try it out; in your code, read the secret from your secret store.`,
+    `    clientSecret: '${c.secret}',`,
     `    authority: '${c.authority}',`,
     `    knownAuthorities: ['${new URL(c.authority).host}'],`,
     `  },`,
@@ -66,9 +68,9 @@ export function revealedPage(c: RevealedCredentials): SafeHtml {
       <dt>Scope</dt>
       <dd>${c.scopes.map((scope) => html`<code class="scope">${scope}</code> `)}</dd>
       <dt>Client secret</dt>
-      <dd><code id="client-secret">${c.secret}</code></dd>
+      <dd><code class="secret" id="client-secret">${c.secret}</code></dd>
       <dt>Secret expires</dt>
-      <dd>${expires.toUTCString()}</dd>
+      <dd>${utc(expires)}</dd>
     </dl>
     <h2>Token request with curl</h2>
     <pre class="snippet"><code>${curlSnippet(c)}</code></pre>
@@ -78,6 +80,6 @@ export function revealedPage(c: RevealedCredentials): SafeHtml {
     <p>
       Keep the secret in your secret store, never in source code or a ticket. Request a token with these values, then
       send it with each API call as <code>Authorization: Bearer &lt;token&gt;</code> until it expires. Ask your
-      contact person for a new secret before ${expires.toUTCString()}.
+      contact person for a new secret before ${utc(expires)}.
     </p>`;
 }

@@ -124,13 +124,16 @@ export function requestFormPage(input: {
         })}
         ${f({ id: 'organisation', name: 'organisation', label: 'Organisation', max: NAME_MAX, autocomplete: 'organization' })}
       </fieldset>
+      ${kindError ? html`<p class="error" id="kind-error">${kindError}</p>` : html`<p class="hint">Tick one part or both, and fill in the part you tick.</p>`}
       <fieldset>
-        <legend>What you need</legend>
-        ${kindError ? html`<p class="error" id="kind-error">${kindError}</p>` : ''}
-        ${checkbox('wants-account', 'wantsAccount', values.wantsAccount, 'A personal account for the documentation', kindError)}
+        <legend>A personal account</legend>
+        ${checkbox('wants-account', 'wantsAccount', values.wantsAccount, 'I need a personal account for the documentation', kindError)}
         ${f({ id: 'documentation', name: 'documentation', label: 'Documentation you need', type: 'textarea', max: TEXT_MAX })}
         ${f({ id: 'reason', name: 'reason', label: 'Why you need it', type: 'textarea', max: TEXT_MAX })}
-        ${checkbox('wants-api', 'wantsApi', values.wantsApi, 'API access for a system', kindError)}
+      </fieldset>
+      <fieldset>
+        <legend>API access for a system</legend>
+        ${checkbox('wants-api', 'wantsApi', values.wantsApi, 'I need API access for a system', kindError)}
         ${f({ id: 'system-name', name: 'systemName', label: 'Name of the system', max: NAME_MAX })}
         ${f({
           id: 'technical-contact-email',
@@ -158,9 +161,16 @@ export function requestSentPage(): SafeHtml {
     <p>No mail after a few minutes? Check your spam folder, or check the address and send the request again.</p>`;
 }
 
-export function confirmRequestPage(input: { csrf: string; action: string; requesterName: string; what: string; expiresAt: Date }): SafeHtml {
+export function confirmRequestPage(input: {
+  csrf: string;
+  action: string;
+  requesterName: string;
+  what: string;
+  expiresAt: Date;
+}): SafeHtml {
   return html`<p>${input.requesterName}, please confirm your request for ${input.what}.</p>
-    <p class="hint">This link works until ${input.expiresAt.toUTCString()}.</p>
+    <p>Pressing <strong>Confirm</strong> passes it to the contact person, who decides on it.</p>
+    <p class="hint">This link works until ${utc(input.expiresAt)}.</p>
     <form method="post" action="${input.action}">
       <input type="hidden" name="_csrf" value="${input.csrf}" />
       <button type="submit">Confirm</button>
@@ -170,4 +180,9 @@ export function confirmRequestPage(input: { csrf: string; action: string; reques
 export function requestConfirmedPage(): SafeHtml {
   return html`<p class="notice" role="status">Your request is confirmed and has been passed to the contact person.</p>
     <p>You will receive an email when it has been decided.</p>`;
+}
+
+/** `2026-12-01 14:00 UTC` */
+export function utc(date: Date): string {
+  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
