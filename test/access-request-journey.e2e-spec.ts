@@ -81,13 +81,26 @@ describe('access request journey: from an anonymous request to a token', () => {
     admin = await createAdminApp({ config, logDestination: logs });
     const fixtures = new AdminFixtures(admin, config);
     tenant = await fixtures.tenant('default');
-    await identity.get(DataSource).query(`UPDATE tenants SET display_name = 'Acme Services' WHERE id = $1`, [tenant.tenantId]);
+    await identity
+      .get(DataSource)
+      .query(`UPDATE tenants SET display_name = 'Acme Services' WHERE id = $1`, [tenant.tenantId]);
     contact = await fixtures.operator(tenant, ['ContactPerson'], 'carla');
     it_ = await fixtures.operator(tenant, ['ITDepartment'], 'ivan');
     auditor = await fixtures.operator(tenant, ['Auditor'], 'audrey');
-    expect((await call('post', '/doc-sections', contact.token, { slug: 'getting-started', title: 'Getting started', body: '# Hi' })).status).toBe(201);
+    expect(
+      (
+        await call('post', '/doc-sections', contact.token, {
+          slug: 'getting-started',
+          title: 'Getting started',
+          body: '# Hi',
+        })
+      ).status,
+    ).toBe(201);
     const api = await call('post', '/apis', it_.token, { identifier: 'api://orders', displayName: 'Orders' });
-    expect((await call('post', `/apis/${api.body.id}/scopes`, it_.token, { value: 'Orders.Read', description: 'Read' })).status).toBe(201);
+    expect(
+      (await call('post', `/apis/${api.body.id}/scopes`, it_.token, { value: 'Orders.Read', description: 'Read' }))
+        .status,
+    ).toBe(201);
     browser = await launchBrowser();
     page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
   }, 60_000);
@@ -159,10 +172,18 @@ describe('access request journey: from an anonymous request to a token', () => {
       sections: ['getting-started'],
     });
     expect(approved.status).toBe(200);
-    expect(approved.body).toMatchObject({ status: 'approved', sections: ['getting-started'], decidedByUserId: contact.user.id });
+    expect(approved.body).toMatchObject({
+      status: 'approved',
+      sections: ['getting-started'],
+      decidedByUserId: contact.user.id,
+    });
     clientId = approved.body.clientId;
     const client = await call('get', `/clients/${clientId}`, contact.token);
-    expect(client.body).toMatchObject({ state: 'awaiting_scopes', displayName: 'Orders sync', contactEmail: 'ops@partner.example' });
+    expect(client.body).toMatchObject({
+      state: 'awaiting_scopes',
+      displayName: 'Orders sync',
+      contactEmail: 'ops@partner.example',
+    });
     expect((await call('get', `/clients/${clientId}/secrets`, contact.token)).body).toEqual([]);
   });
 
@@ -177,12 +198,16 @@ describe('access request journey: from an anonymous request to a token', () => {
   });
 
   it('IT assigns a scope and the credentials go out by themselves to the technical contact', async () => {
-    const assigned = await call('put', `/clients/${clientId}/scopes`, it_.token, { scopes: ['api://orders/Orders.Read'] });
+    const assigned = await call('put', `/clients/${clientId}/scopes`, it_.token, {
+      scopes: ['api://orders/Orders.Read'],
+    });
     expect(assigned.body).toEqual({ scopes: ['api://orders/Orders.Read'], state: 'active' });
     const notice = await mailTo('pat@partner.example', /are on their way/);
     expect(notice.text).toContain('ops@partner.example');
     const handovers = await call('get', `/clients/${clientId}/handovers`, contact.token);
-    expect(handovers.body).toMatchObject([{ status: 'pending', recipientEmail: 'ops@partner.example', accessRequestId: requestId }]);
+    expect(handovers.body).toMatchObject([
+      { status: 'pending', recipientEmail: 'ops@partner.example', accessRequestId: requestId },
+    ]);
     expect((await call('get', `/clients/${clientId}/secrets`, contact.token)).body).toEqual([]);
   });
 
@@ -210,7 +235,12 @@ describe('access request journey: from an anonymous request to a token', () => {
 
     const token = await fetch(`${publicUrl}/${tenant.tenantId}/oauth2/v2.0/token`, {
       method: 'POST',
-      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: secret, scope: 'api://orders/.default' }),
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: clientId,
+        client_secret: secret,
+        scope: 'api://orders/.default',
+      }),
     });
     expect(token.status).toBe(200);
     expect(((await token.json()) as Json).token_type).toBe('Bearer');
@@ -220,7 +250,11 @@ describe('access request journey: from an anonymous request to a token', () => {
     await expect(page.locator('main').textContent()).resolves.toMatch(/revealed on .* and are not shown\s+again/);
     await audited('handover-used');
     const [handover] = (await call('get', `/clients/${clientId}/handovers`, contact.token)).body;
-    expect(handover).toMatchObject({ status: 'revealed', revealedFrom: expect.any(String), secretKeyId: expect.any(String) });
+    expect(handover).toMatchObject({
+      status: 'revealed',
+      revealedFrom: expect.any(String),
+      secretKeyId: expect.any(String),
+    });
   });
 
   it('the request is fulfilled once the account is activated too', async () => {
@@ -236,7 +270,11 @@ describe('access request journey: from an anonymous request to a token', () => {
     await page.getByRole('button', { name: 'Set password' }).click();
     await page.getByRole('heading', { name: 'Password set' }).waitFor();
     const done = await call('get', `/access-requests/${requestId}`, auditor.token);
-    expect(done.body).toMatchObject({ status: 'fulfilled', fulfilledAt: expect.any(String), accountDeliveredAt: expect.any(String) });
+    expect(done.body).toMatchObject({
+      status: 'fulfilled',
+      fulfilledAt: expect.any(String),
+      accountDeliveredAt: expect.any(String),
+    });
   });
 
   it("reads the request's audit trail back in order", async () => {
@@ -251,14 +289,23 @@ describe('access request journey: from an anonymous request to a token', () => {
       'access_request.fulfilled',
     ]);
     const client = await call('get', `/audit-events?target=${clientId}&action=client.handover.*`, auditor.token);
-    expect((client.body.items as Json[]).map((e) => e.action).reverse()).toEqual(['client.handover.created', 'client.handover.revealed']);
+    expect((client.body.items as Json[]).map((e) => e.action).reverse()).toEqual([
+      'client.handover.created',
+      'client.handover.revealed',
+    ]);
     const revealed = (client.body.items as Json[])[0]!;
-    expect(revealed.details).toMatchObject({ sourceAddress: expect.any(String), revealedAt: expect.any(String), keyId: expect.any(String) });
+    expect(revealed.details).toMatchObject({
+      sourceAddress: expect.any(String),
+      revealedAt: expect.any(String),
+      keyId: expect.any(String),
+    });
   });
 
   it('every mail came through SMTP; the secret is in one answer only, in no mail, log, audit event or dump', async () => {
     await identity.get(OutboxDeliveryService).deliverDue();
-    const [{ n }] = await identity.get(DataSource).query(`SELECT count(*)::int AS n FROM emails WHERE status <> 'sent'`);
+    const [{ n }] = await identity
+      .get(DataSource)
+      .query(`SELECT count(*)::int AS n FROM emails WHERE status <> 'sent'`);
     expect(n).toBe(0);
     expect(sink.messages.map((m) => `${m.envelopeTo[0]} ${m.subject}`).sort()).toEqual(
       [
@@ -275,7 +322,10 @@ describe('access request journey: from an anonymous request to a token', () => {
     for (const mail of sink.messages) expect(mail.raw).not.toContain(secret);
     expect(logs.text).not.toContain(secret);
     expect(responses.join('\n')).not.toContain(secret);
-    const dump = execFileSync('pg_dump', ['--data-only', database.url], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const dump = execFileSync('pg_dump', ['--data-only', database.url], {
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    });
     expect(dump).toContain('Orders sync');
     expect(dump).not.toContain(secret);
   });

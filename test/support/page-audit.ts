@@ -19,9 +19,15 @@ export interface AxeViolation {
 export async function axeViolations(page: Page): Promise<AxeViolation[]> {
   await page.evaluate(AXE_SOURCE);
   return page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<any> } }).axe; // eslint-disable-line @typescript-eslint/no-explicit-any
-    const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((v: { id: string; impact: string | null; help: string; nodes: Array<{ target: string[] }> }) => ({
+    type Result = {
+      violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: string[] }> }>;
+    };
+    const scope = globalThis as unknown as {
+      axe: { run: (context: unknown, options: unknown) => Promise<Result> };
+      document: unknown;
+    };
+    const result = await scope.axe.run(scope.document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({
       id: v.id,
       impact: v.impact,
       help: v.help,
@@ -43,8 +49,19 @@ export async function auditPage(page: Page, shots: Screenshots, name: string): P
     await page.setViewportSize({ width, height: 900 });
     await shots.take(page, `${name}-${width}`);
     found.push(...(await seriousViolations(page)));
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    if (overflow > 0) found.push({ id: 'horizontal-scroll', impact: 'serious', help: `scrolls ${overflow}px sideways at ${width}px`, targets: [] });
+    const overflow = await page.evaluate(() => {
+      const root = (
+        globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }
+      ).document;
+      return root.documentElement.scrollWidth - root.documentElement.clientWidth;
+    });
+    if (overflow > 0)
+      found.push({
+        id: 'horizontal-scroll',
+        impact: 'serious',
+        help: `scrolls ${overflow}px sideways at ${width}px`,
+        targets: [],
+      });
   }
   await page.setViewportSize(original);
   return found;

@@ -54,7 +54,12 @@ export class HandoverSweepService {
           action: 'client.handover.expired',
           targetType: 'client',
           targetId: row.clientId,
-          details: { handoverId: row.id, recipientEmail: row.recipientEmail, expiresAt: row.expiresAt, notified: row.notify },
+          details: {
+            handoverId: row.id,
+            recipientEmail: row.recipientEmail,
+            expiresAt: row.expiresAt,
+            notified: row.notify,
+          },
         });
       }
       return { expired: rows.length, mailed: mails.length };

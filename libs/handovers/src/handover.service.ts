@@ -75,7 +75,10 @@ export class HandoverService {
     const work = async (tx: EntityManager) => {
       const client = await this.clients.requireCredentialManager(tx, tenantId, actor, clientId);
       if (client.state === 'disabled') {
-        throw new HandoverError(HandoverErrorCode.ClientDisabled, 'The client is disabled; enable it before sending credentials.');
+        throw new HandoverError(
+          HandoverErrorCode.ClientDisabled,
+          'The client is disabled; enable it before sending credentials.',
+        );
       }
       const recipientEmail = recipientOf(input.recipientEmail, client);
       const token = generateOpaqueSecret();
@@ -92,7 +95,13 @@ export class HandoverService {
       });
       const tenant = await this.tenants.getById(tenantId, tx);
       const link = linkFrom(this.config.publicUrl, 'handover', token);
-      const mail = handoverEmail({ tenantName: tenant.displayName, clientName: client.displayName, clientId, link, expiresAt: handover.expiresAt });
+      const mail = handoverEmail({
+        tenantName: tenant.displayName,
+        clientName: client.displayName,
+        clientId,
+        link,
+        expiresAt: handover.expiresAt,
+      });
       await this.outbox.enqueue(tx, { tenantId, to: recipientEmail, mail });
       await this.record(tx, actor, 'client.handover.created', handover, client, {
         recipientEmail,
@@ -120,7 +129,10 @@ export class HandoverService {
       const client = await this.clients.requireCredentialManager(em, tenantId, actor, clientId);
       const status = effectiveHandoverStatus(handover);
       if (status !== 'pending' && status !== 'revealed') {
-        throw new HandoverError(HandoverErrorCode.NotRevocable, `The handover is ${status}; there is nothing to revoke.`);
+        throw new HandoverError(
+          HandoverErrorCode.NotRevocable,
+          `The handover is ${status}; there is nothing to revoke.`,
+        );
       }
       if (status === 'revealed' && handover.secretKeyId) {
         await this.clients.revokeSecret(tenantId, actor, clientId, handover.secretKeyId, em);
@@ -161,7 +173,12 @@ export class HandoverService {
   }
 
   /** Binds the secret the reveal created to its handover, audited with the time and source address. */
-  async recordReveal(em: EntityManager, claimed: ClaimedHandover, actor: Actor, secret: { keyId: string; hint: string }) {
+  async recordReveal(
+    em: EntityManager,
+    claimed: ClaimedHandover,
+    actor: Actor,
+    secret: { keyId: string; hint: string },
+  ) {
     const { handover, client } = claimed;
     handover.secretKeyId = secret.keyId;
     await this.handovers.save(em, handover);
@@ -214,7 +231,10 @@ export class HandoverService {
 function checkHours(hours: number | undefined): number {
   const value = hours ?? DEFAULT_HANDOVER_HOURS;
   if (!Number.isInteger(value) || value < 1 || value > MAX_HANDOVER_HOURS) {
-    throw new HandoverError(HandoverErrorCode.InvalidExpiry, `expiresInHours must be an integer from 1 to ${MAX_HANDOVER_HOURS}.`);
+    throw new HandoverError(
+      HandoverErrorCode.InvalidExpiry,
+      `expiresInHours must be an integer from 1 to ${MAX_HANDOVER_HOURS}.`,
+    );
   }
   return value;
 }
@@ -225,7 +245,10 @@ function recipientOf(given: string | undefined, client: ApiClient): string {
     throw new HandoverError(HandoverErrorCode.NoRecipient, 'The client has no contact address; name a recipientEmail.');
   }
   if (!isSingleAddress(recipient)) {
-    throw new HandoverError(HandoverErrorCode.InvalidRecipient, 'The recipient must be exactly one plain email address.');
+    throw new HandoverError(
+      HandoverErrorCode.InvalidRecipient,
+      'The recipient must be exactly one plain email address.',
+    );
   }
   return recipient;
 }

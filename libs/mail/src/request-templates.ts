@@ -197,7 +197,8 @@ export function handoverEmail(input: HandoverMail): RenderedEmail {
     ],
     facts: [['Client id', input.clientId]],
     link: { href: input.link, label: 'Reveal the credentials' },
-    after: 'Nothing secret exists until you press Reveal, so this mail itself holds no secret. If the link has expired, ask your contact person for a new one.',
+    after:
+      'Nothing secret exists until you press Reveal, so this mail itself holds no secret. If the link has expired, ask your contact person for a new one.',
   });
 }
 

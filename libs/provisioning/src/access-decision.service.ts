@@ -60,7 +60,12 @@ export class AccessDecisionService {
       const user = request.wantsAccount ? await this.createAccount(em, tenantId, actor, request) : null;
       const invitation =
         user && sections.length > 0
-          ? await this.invitations.create(tenantId, actor, { userId: user.id, sections, expiresInHours: input.expiresInHours }, em)
+          ? await this.invitations.create(
+              tenantId,
+              actor,
+              { userId: user.id, sections, expiresInHours: input.expiresInHours },
+              em,
+            )
           : null;
       const apiClientId = request.wantsApi ? await this.createClient(em, tenantId, actor, request) : null;
       await this.state.approve(em, request, actor, {
@@ -92,12 +97,20 @@ export class AccessDecisionService {
     if (actor.type === 'system') return;
     const decider = actor.userId ? await this.userRepository.findById(tenantId, actor.userId, em) : null;
     if (decider?.status !== 'active') {
-      throw new AccessRequestError(AccessRequestErrorCode.DeciderDisabled, 'Only a person with an active account decides requests.');
+      throw new AccessRequestError(
+        AccessRequestErrorCode.DeciderDisabled,
+        'Only a person with an active account decides requests.',
+      );
     }
   }
 
   /** The requester's account: username = their address (made unique), password set by activation link. */
-  private async createAccount(em: EntityManager, tenantId: string, actor: Actor, request: AccessRequest): Promise<CreatedUser> {
+  private async createAccount(
+    em: EntityManager,
+    tenantId: string,
+    actor: Actor,
+    request: AccessRequest,
+  ): Promise<CreatedUser> {
     return this.users.create(
       tenantId,
       actor,
@@ -112,7 +125,10 @@ export class AccessDecisionService {
   }
 
   private async freeUsername(em: EntityManager, tenantId: string, email: string): Promise<string> {
-    const base = email.toLowerCase().replace(/[^a-z0-9._@-]/g, '-').slice(0, USERNAME_MAX - 4);
+    const base = email
+      .toLowerCase()
+      .replace(/[^a-z0-9._@-]/g, '-')
+      .slice(0, USERNAME_MAX - 4);
     for (let n = 1; n < 1000; n++) {
       const candidate = n === 1 ? base : `${base}-${n}`;
       if (!(await this.userRepository.findByUsername(tenantId, candidate, em))) return candidate;
@@ -121,7 +137,12 @@ export class AccessDecisionService {
   }
 
   /** The system's client, awaiting scopes, its technical contact as contact; the IT department is told. */
-  private async createClient(em: EntityManager, tenantId: string, actor: Actor, request: AccessRequest): Promise<string> {
+  private async createClient(
+    em: EntityManager,
+    tenantId: string,
+    actor: Actor,
+    request: AccessRequest,
+  ): Promise<string> {
     const view = await this.clients.create(
       tenantId,
       actor,

@@ -37,7 +37,10 @@ export class AccessRequestStateService {
     if (!request) throw new AccessRequestError(AccessRequestErrorCode.NotFound, 'No such access request.');
     const status = effectiveRequestStatus(request);
     if (status !== 'submitted') {
-      throw new AccessRequestError(AccessRequestErrorCode.NotSubmitted, `The request is ${status}, not waiting for a decision.`);
+      throw new AccessRequestError(
+        AccessRequestErrorCode.NotSubmitted,
+        `The request is ${status}, not waiting for a decision.`,
+      );
     }
     return request;
   }
@@ -65,7 +68,12 @@ export class AccessRequestStateService {
   }
 
   async reject(em: EntityManager, request: AccessRequest, actor: Actor, note: string): Promise<void> {
-    Object.assign(request, { status: 'rejected', decidedByUserId: actor.userId, decidedAt: new Date(), decisionNote: note });
+    Object.assign(request, {
+      status: 'rejected',
+      decidedByUserId: actor.userId,
+      decidedAt: new Date(),
+      decisionNote: note,
+    });
     await this.requests.save(em, request);
     await this.record(em, actor, 'access_request.rejected', request, { note });
   }
@@ -107,7 +115,13 @@ export class AccessRequestStateService {
     return this.requests.awaitingDelivery(em, tenantId, { apiClientId });
   }
 
-  private record(em: EntityManager, actor: Actor, action: string, request: AccessRequest, details: Record<string, unknown>) {
+  private record(
+    em: EntityManager,
+    actor: Actor,
+    action: string,
+    request: AccessRequest,
+    details: Record<string, unknown>,
+  ) {
     return this.audit.record(em, {
       tenantId: request.tenantId,
       actor,

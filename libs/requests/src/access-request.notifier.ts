@@ -17,7 +17,10 @@ import { AccessRequestRepository } from './access-request.repository.js';
 
 /** "a personal account and API access for Orders sync" */
 export function whatOf(request: Pick<AccessRequest, 'wantsAccount' | 'wantsApi' | 'systemName'>): string {
-  return requestedWhat({ account: request.wantsAccount, systemName: request.wantsApi ? (request.systemName ?? '') : null });
+  return requestedWhat({
+    account: request.wantsAccount,
+    systemName: request.wantsApi ? (request.systemName ?? '') : null,
+  });
 }
 
 /** The mails of a request's transitions, written to the outbox inside the caller's transaction. */
@@ -41,15 +44,25 @@ export class AccessRequestNotifier {
       organisation: request.organisation,
       what: whatOf(request),
     });
-    await this.outbox.enqueueMany(em, recipients.map((to) => ({ tenantId: request.tenantId, to, mail })));
+    await this.outbox.enqueueMany(
+      em,
+      recipients.map((to) => ({ tenantId: request.tenantId, to, mail })),
+    );
     return recipients.length;
   }
 
   /** Every active member of the IT department: a client of this request awaits its scopes. */
-  async toItDepartment(em: EntityManager, tenantId: string, mail: (tenantName: string) => RenderedEmail): Promise<number> {
+  async toItDepartment(
+    em: EntityManager,
+    tenantId: string,
+    mail: (tenantName: string) => RenderedEmail,
+  ): Promise<number> {
     const recipients = await this.staff(em, tenantId, 'ITDepartment', null);
     const rendered = mail(await this.tenantName(em, tenantId));
-    await this.outbox.enqueueMany(em, recipients.map((to): OutboxEntry => ({ tenantId, to, mail: rendered })));
+    await this.outbox.enqueueMany(
+      em,
+      recipients.map((to): OutboxEntry => ({ tenantId, to, mail: rendered })),
+    );
     return recipients.length;
   }
 

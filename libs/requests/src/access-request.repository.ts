@@ -91,7 +91,12 @@ export class AccessRequestRepository {
   }
 
   /** Addresses of the tenant's active staff holding a role (those a new request is mailed to). */
-  async staffAddresses(em: EntityManager, tenantId: string, role: string, exceptUserId: string | null): Promise<string[]> {
+  async staffAddresses(
+    em: EntityManager,
+    tenantId: string,
+    role: string,
+    exceptUserId: string | null,
+  ): Promise<string[]> {
     const rows: Array<{ email: string }> = await em.query(
       `SELECT email FROM users
         WHERE tenant_id = $1 AND status = 'active' AND $2 = ANY(roles) AND ($3::uuid IS NULL OR id <> $3::uuid)

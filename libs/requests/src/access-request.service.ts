@@ -59,15 +59,27 @@ export class AccessRequestService {
    * already has {@link MAX_OPEN_REQUESTS_PER_ADDRESS} open requests (then nothing is stored or
    * mailed and the refusal is audited): the form never tells who is known.
    */
-  async submitPublic(tenantId: string, input: AccessRequestInput, context: PublicSubmissionContext): Promise<PublicSubmission> {
+  async submitPublic(
+    tenantId: string,
+    input: AccessRequestInput,
+    context: PublicSubmissionContext,
+  ): Promise<PublicSubmission> {
     const problems = checkAccessRequest(input);
     if (problems.length) throw invalidRequest(problems);
     if (context.source) {
-      const counted = await this.requests.countSource(tenantId, context.source, SOURCE_WINDOW_SECONDS, SOURCE_REQUEST_LIMIT);
-      if (counted.failures > SOURCE_REQUEST_LIMIT) return { accepted: false, retryAfterSeconds: secondsUntil(counted.blockedUntil) };
+      const counted = await this.requests.countSource(
+        tenantId,
+        context.source,
+        SOURCE_WINDOW_SECONDS,
+        SOURCE_REQUEST_LIMIT,
+      );
+      if (counted.failures > SOURCE_REQUEST_LIMIT)
+        return { accepted: false, retryAfterSeconds: secondsUntil(counted.blockedUntil) };
     }
     if (context.honeypot) {
-      this.logger.warn(`access request honeypot filled tenant=${tenantId} source=${context.source?.slice(0, 64) ?? '-'}`);
+      this.logger.warn(
+        `access request honeypot filled tenant=${tenantId} source=${context.source?.slice(0, 64) ?? '-'}`,
+      );
       return { accepted: true };
     }
     const clean = normalizeAccessRequest(input);
@@ -81,7 +93,11 @@ export class AccessRequestService {
           action: 'access_request.refused',
           targetType: 'access_request',
           targetId: null,
-          details: { reason: 'open_request_limit', requesterEmail: clean.requesterEmail, sourceAddress: context.source ?? null },
+          details: {
+            reason: 'open_request_limit',
+            requesterEmail: clean.requesterEmail,
+            sourceAddress: context.source ?? null,
+          },
         });
         return;
       }
@@ -128,14 +144,23 @@ export class AccessRequestService {
       const id = await this.requests.confirm(em, tenantId, tokenHash);
       if (!id) throw await this.whyNotConfirmed(em, tenantId, tokenHash);
       const request = (await this.requests.findById(tenantId, id, em))!;
-      await this.record(em, SYSTEM_ACTOR, 'access_request.confirmed', request, { requesterEmail: request.requesterEmail });
+      await this.record(em, SYSTEM_ACTOR, 'access_request.confirmed', request, {
+        requesterEmail: request.requesterEmail,
+      });
       await this.notifier.submitted(em, request, null);
     });
   }
 
-  async list(tenantId: string, filter: PageRequest & { status?: AccessRequestStatus }): Promise<Page<AccessRequestView>> {
+  async list(
+    tenantId: string,
+    filter: PageRequest & { status?: AccessRequestStatus },
+  ): Promise<Page<AccessRequestView>> {
     const size = pageSize(filter.limit);
-    const rows = await this.requests.page(tenantId, { status: filter.status, after: decodeCursor(filter.cursor), take: size + 1 });
+    const rows = await this.requests.page(tenantId, {
+      status: filter.status,
+      after: decodeCursor(filter.cursor),
+      take: size + 1,
+    });
     return toPage(rows, size, (r) => ({ at: r.createdAt, id: r.id }), toAccessRequestView);
   }
 
@@ -145,7 +170,12 @@ export class AccessRequestService {
     return toAccessRequestView(request);
   }
 
-  private async createUnverified(em: EntityManager, tenantId: string, input: AccessRequestInput, source: string | null) {
+  private async createUnverified(
+    em: EntityManager,
+    tenantId: string,
+    input: AccessRequestInput,
+    source: string | null,
+  ) {
     const token = generateOpaqueSecret();
     const request = await this.requests.insert(em, {
       ...columnsOf(tenantId, input),
@@ -180,7 +210,13 @@ export class AccessRequestService {
     return new AccessRequestError(AccessRequestErrorCode.AlreadyConfirmed, 'This request has already been confirmed.');
   }
 
-  private record(em: EntityManager, actor: Actor, action: string, request: AccessRequest, details: Record<string, unknown>) {
+  private record(
+    em: EntityManager,
+    actor: Actor,
+    action: string,
+    request: AccessRequest,
+    details: Record<string, unknown>,
+  ) {
     return this.audit.record(em, {
       tenantId: request.tenantId,
       actor,

@@ -33,7 +33,10 @@ export class AccessRequestsController {
   @RequirePermission('Requests.Read')
   @ApiOperation({ summary: 'List access requests, oldest first, optionally by status' })
   @ApiOkResponse({ type: AccessRequestPage })
-  list(@Principal() principal: AdminPrincipal, @Query() query: AccessRequestQueryDto): Promise<Page<AccessRequestView>> {
+  list(
+    @Principal() principal: AdminPrincipal,
+    @Query() query: AccessRequestQueryDto,
+  ): Promise<Page<AccessRequestView>> {
     return this.requests.list(principal.tenantId, query);
   }
 
@@ -49,7 +52,8 @@ export class AccessRequestsController {
   @HttpCode(200)
   @RequirePermission('Requests.Decide')
   @ApiOperation({
-    summary: 'Approve: creates the user (activation link, invitation to the sections) and/or the client awaiting scopes',
+    summary:
+      'Approve: creates the user (activation link, invitation to the sections) and/or the client awaiting scopes',
   })
   @ApiOkResponse({ type: AccessRequestResponse })
   approve(

@@ -14,7 +14,8 @@ export class ClientHandoversController {
   @Post(':clientId/handovers')
   @RequirePermission('Secrets.Manage')
   @ApiOperation({
-    summary: 'Send credentials by a one-time link: the recipient reveals a secret created at that moment, seen by nobody else',
+    summary:
+      'Send credentials by a one-time link: the recipient reveals a secret created at that moment, seen by nobody else',
   })
   @ApiCreatedResponse({ type: HandoverResponse })
   create(

@@ -59,7 +59,8 @@ export class HandoverResponse {
   @ApiProperty(id) createdByUserId: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty(when) revealedAt: string | null;
-  @ApiProperty({ type: String, nullable: true, description: 'Source address of the reveal' }) revealedFrom: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Source address of the reveal' }) revealedFrom:
+    string | null;
   @ApiProperty({ ...id, description: 'Key id of the secret the reveal created' }) secretKeyId: string | null;
   @ApiProperty(when) revokedAt: string | null;
 }

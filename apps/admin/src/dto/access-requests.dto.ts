@@ -149,13 +149,21 @@ export class ApproveAccessRequestDto {
 }
 
 export class RejectAccessRequestDto {
-  @ApiProperty({ maxLength: TEXT_MAX, example: 'Please ask through your company account manager.', description: 'Mailed to the requester' })
+  @ApiProperty({
+    maxLength: TEXT_MAX,
+    example: 'Please ask through your company account manager.',
+    description: 'Mailed to the requester',
+  })
   @NoteRule(true)
   note: string;
 }
 
 export class CreateHandoverDto {
-  @ApiPropertyOptional({ maxLength: EMAIL_MAX, example: 'ops@partner.example', description: "Defaults to the client's contact" })
+  @ApiPropertyOptional({
+    maxLength: EMAIL_MAX,
+    example: 'ops@partner.example',
+    description: "Defaults to the client's contact",
+  })
   @IsOptional()
   @IsString()
   @MaxLength(EMAIL_MAX)

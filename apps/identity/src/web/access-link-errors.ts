@@ -28,8 +28,8 @@ export function handoverRefusal(code: HandoverErrorCode, revealedAt?: Date | nul
   switch (code) {
     case HandoverErrorCode.AlreadyRevealed:
       return gone(
-        html`These credentials were revealed${revealedAt ? ` on ${utc(revealedAt)}` : ''} and are not shown
-          again. If you did not see them yourself, ask your contact person at once to revoke them and send new ones.`,
+        html`These credentials were revealed${revealedAt ? ` on ${utc(revealedAt)}` : ''} and are not shown again. If
+        you did not see them yourself, ask your contact person at once to revoke them and send new ones.`,
       );
     case HandoverErrorCode.Expired:
       return gone(html`This link has expired; no secret was created. Please ask your contact person for a new one.`);

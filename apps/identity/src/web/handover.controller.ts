@@ -32,7 +32,12 @@ export class HandoverController {
     const context = await this.web.load(req);
     const handover = await this.pending(context, token);
     const body = handoverPage({ csrf: this.web.anonymousToken(req, res), action: req.path, ...handover });
-    sendPage(res, 200, { title: 'Your API credentials', body, viewer: viewerOf(context), path: req.path }, HANDOVER_HEADERS);
+    sendPage(
+      res,
+      200,
+      { title: 'Your API credentials', body, viewer: viewerOf(context), path: req.path },
+      HANDOVER_HEADERS,
+    );
   }
 
   @Post(':token')
@@ -48,7 +53,12 @@ export class HandoverController {
       throw handoverRefusal(error.code, await this.revealedAt(context, token));
     }
     const body = revealedPage(credentials);
-    sendPage(res, 200, { title: 'Your API credentials', body, viewer: viewerOf(context), path: req.path }, HANDOVER_HEADERS);
+    sendPage(
+      res,
+      200,
+      { title: 'Your API credentials', body, viewer: viewerOf(context), path: req.path },
+      HANDOVER_HEADERS,
+    );
   }
 
   private async pending(context: WebContext, token: string): Promise<HandoverLookup> {

@@ -69,7 +69,12 @@ export class RequestAccessController {
   @Get('sent')
   async sent(@Req() req: Request, @Res() res: Response): Promise<void> {
     const context = await this.web.load(req);
-    sendPage(res, 200, { title: 'Check your mailbox', body: requestSentPage(), viewer: viewerOf(context), path: req.path });
+    sendPage(res, 200, {
+      title: 'Check your mailbox',
+      body: requestSentPage(),
+      viewer: viewerOf(context),
+      path: req.path,
+    });
   }
 
   @Get('confirm/:token')
@@ -78,7 +83,12 @@ export class RequestAccessController {
     const context = await this.web.load(req);
     const request = await this.usable(context, token);
     const body = confirmRequestPage({ csrf: this.web.anonymousToken(req, res), action: req.path, ...request });
-    sendPage(res, 200, { title: 'Confirm your request', body, viewer: viewerOf(context), path: req.path }, LINK_HEADERS);
+    sendPage(
+      res,
+      200,
+      { title: 'Confirm your request', body, viewer: viewerOf(context), path: req.path },
+      LINK_HEADERS,
+    );
   }
 
   @Post('confirm/:token')

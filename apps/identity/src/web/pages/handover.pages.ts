@@ -79,7 +79,7 @@ export function revealedPage(c: RevealedCredentials): SafeHtml {
     <h2>What next</h2>
     <p>
       Keep the secret in your secret store, never in source code or a ticket. Request a token with these values, then
-      send it with each API call as <code>Authorization: Bearer &lt;token&gt;</code> until it expires. Ask your
-      contact person for a new secret before ${utc(expires)}.
+      send it with each API call as <code>Authorization: Bearer &lt;token&gt;</code> until it expires. Ask your contact
+      person for a new secret before ${utc(expires)}.
     </p>`;
 }

@@ -64,7 +64,12 @@ function field(spec: FieldSpec, values: RequestFormValues, problems: FieldProble
   const control =
     spec.type === 'textarea'
       ? html`<textarea ${common} rows="4">${value}</textarea>`
-      : html`<input type="${spec.type ?? 'text'}" ${common} value="${value}" autocomplete="${spec.autocomplete ?? 'off'}" />`;
+      : html`<input
+          type="${spec.type ?? 'text'}"
+          ${common}
+          value="${value}"
+          autocomplete="${spec.autocomplete ?? 'off'}"
+        />`;
   return html`<div class="field">
     <label for="${spec.id}">${spec.label}</label>
     ${spec.hint ? html`<p class="hint" id="${spec.id}-hint">${spec.hint}</p>` : ''}
@@ -74,8 +79,14 @@ function field(spec: FieldSpec, values: RequestFormValues, problems: FieldProble
 
 function checkbox(id: string, name: string, checked: boolean, label: string, error?: string): SafeHtml {
   return html`<label class="check" for="${id}"
-    ><input type="checkbox" id="${id}" name="${name}" value="yes" ${checked ? 'checked' : ''}
-    ${error ? html`aria-invalid="true" aria-describedby="kind-error"` : ''} />
+    ><input
+      type="checkbox"
+      id="${id}"
+      name="${name}"
+      value="yes"
+      ${checked ? 'checked' : ''}
+      ${error ? html`aria-invalid="true" aria-describedby="kind-error"` : ''}
+    />
     ${label}</label
   >`;
 }
@@ -105,8 +116,8 @@ export function requestFormPage(input: {
   return html`${input.alert ? html`<p class="error" role="alert" id="form-error">${input.alert}</p>` : ''}
     ${summary(problems)}
     <p>
-      Ask ${input.tenantName} for a personal account for its documentation, for API access for one of your systems,
-      or both. We send a link to your email address; the request goes to the contact person once you have confirmed it.
+      Ask ${input.tenantName} for a personal account for its documentation, for API access for one of your systems, or
+      both. We send a link to your email address; the request goes to the contact person once you have confirmed it.
     </p>
     <form class="stack request" method="post" action="/request-access" novalidate>
       <input type="hidden" name="_csrf" value="${input.csrf}" />
@@ -146,7 +157,9 @@ export function requestFormPage(input: {
         ${f({ id: 'purpose', name: 'purpose', label: 'What the system must do', type: 'textarea', max: TEXT_MAX })}
       </fieldset>
       <div hidden>
-        <label for="website">Leave this field empty <input type="text" id="website" name="website" tabindex="-1" autocomplete="off" /></label>
+        <label for="website"
+          >Leave this field empty <input type="text" id="website" name="website" tabindex="-1" autocomplete="off"
+        /></label>
       </div>
       <div><button type="submit">Send request</button></div>
     </form>`;
