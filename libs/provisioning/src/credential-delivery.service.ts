@@ -7,7 +7,7 @@ import { type ApiClient, ClientService } from '@gatehouse/clients';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { HandoverService } from '@gatehouse/handovers';
 import { MailOutbox, handoverSentEmail } from '@gatehouse/mail';
-import { type AccessRequest, AccessRequestStateService } from '@gatehouse/requests';
+import { type AccessRequest, AccessRequestStateService, recordRequestEvent } from '@gatehouse/requests';
 import { TenantService } from '@gatehouse/tenants';
 
 /** Everything a partner needs, shown once by the reveal: the only place the secret ever appears. */
@@ -70,13 +70,10 @@ export class CredentialDeliveryService implements OnModuleInit {
         em,
       );
       await this.tellRequester(em, request, handover.recipientEmail, new Date(handover.expiresAt));
-      await this.audit.record(em, {
-        tenantId: client.tenantId,
-        actor: SYSTEM_ACTOR,
-        action: 'access_request.handover_sent',
-        targetType: 'access_request',
-        targetId: request.id,
-        details: { handoverId: handover.id, clientId: client.clientId, recipientEmail: handover.recipientEmail },
+      await recordRequestEvent(this.audit, em, SYSTEM_ACTOR, 'access_request.handover_sent', request, {
+        handoverId: handover.id,
+        clientId: client.clientId,
+        recipientEmail: handover.recipientEmail,
       });
     }
   }

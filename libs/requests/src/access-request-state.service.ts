@@ -3,6 +3,7 @@ import { EntityManager } from 'typeorm';
 import { type Actor, AuditService } from '@gatehouse/audit';
 import type { AccessRequest } from './access-request.entity.js';
 import { AccessRequestError, AccessRequestErrorCode, invalidRequest } from './access-request.errors.js';
+import { recordRequestEvent } from './access-request.audit.js';
 import { AccessRequestRepository } from './access-request.repository.js';
 import { checkNote } from './access-request.rules.js';
 import { effectiveRequestStatus } from './access-request.view.js';
@@ -64,7 +65,7 @@ export class AccessRequestStateService {
       invitationId: record.invitationId,
     });
     await this.requests.save(em, request);
-    await this.record(em, actor, 'access_request.approved', request, { ...record });
+    await recordRequestEvent(this.audit, em, actor, 'access_request.approved', request, { ...record });
   }
 
   async reject(em: EntityManager, request: AccessRequest, actor: Actor, note: string): Promise<void> {
@@ -75,7 +76,7 @@ export class AccessRequestStateService {
       decisionNote: note,
     });
     await this.requests.save(em, request);
-    await this.record(em, actor, 'access_request.rejected', request, { note });
+    await recordRequestEvent(this.audit, em, actor, 'access_request.rejected', request, { note });
   }
 
   /**
@@ -102,10 +103,17 @@ export class AccessRequestStateService {
         (!request.wantsApi || request.credentialsDeliveredAt !== null);
       if (complete) Object.assign(request, { status: 'fulfilled', fulfilledAt: now });
       await this.requests.save(em, request);
-      await this.record(em, actor, complete ? 'access_request.fulfilled' : 'access_request.delivered', request, {
-        part,
-        ...details,
-      });
+      await recordRequestEvent(
+        this.audit,
+        em,
+        actor,
+        complete ? 'access_request.fulfilled' : 'access_request.delivered',
+        request,
+        {
+          part,
+          ...details,
+        },
+      );
     }
     return waiting;
   }
@@ -113,22 +121,5 @@ export class AccessRequestStateService {
   /** Approved requests whose client's credentials have not been revealed yet. */
   awaitingCredentials(em: EntityManager, tenantId: string, apiClientId: string): Promise<AccessRequest[]> {
     return this.requests.awaitingDelivery(em, tenantId, { apiClientId });
-  }
-
-  private record(
-    em: EntityManager,
-    actor: Actor,
-    action: string,
-    request: AccessRequest,
-    details: Record<string, unknown>,
-  ) {
-    return this.audit.record(em, {
-      tenantId: request.tenantId,
-      actor,
-      action,
-      targetType: 'access_request',
-      targetId: request.id,
-      details,
-    });
   }
 }

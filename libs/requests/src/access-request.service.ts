@@ -10,6 +10,7 @@ import { TenantService } from '@gatehouse/tenants';
 import type { AccessRequest, AccessRequestStatus } from './access-request.entity.js';
 import { AccessRequestError, AccessRequestErrorCode, invalidRequest } from './access-request.errors.js';
 import { AccessRequestNotifier, whatOf } from './access-request.notifier.js';
+import { recordRequestEvent } from './access-request.audit.js';
 import { AccessRequestRepository } from './access-request.repository.js';
 import { type AccessRequestInput, checkAccessRequest, normalizeAccessRequest } from './access-request.rules.js';
 import { type AccessRequestView, effectiveRequestStatus, toAccessRequestView } from './access-request.view.js';
@@ -118,7 +119,10 @@ export class AccessRequestService {
         origin: 'staff',
         filedByUserId: actor.userId,
       });
-      await this.record(em, actor, 'access_request.created', request, { origin: 'staff', what: whatOf(request) });
+      await recordRequestEvent(this.audit, em, actor, 'access_request.created', request, {
+        origin: 'staff',
+        what: whatOf(request),
+      });
       await this.notifier.submitted(em, request, actor);
       return toAccessRequestView((await this.requests.findById(tenantId, request.id, em))!);
     });
@@ -144,7 +148,7 @@ export class AccessRequestService {
       const id = await this.requests.confirm(em, tenantId, tokenHash);
       if (!id) throw await this.whyNotConfirmed(em, tenantId, tokenHash);
       const request = (await this.requests.findById(tenantId, id, em))!;
-      await this.record(em, SYSTEM_ACTOR, 'access_request.confirmed', request, {
+      await recordRequestEvent(this.audit, em, SYSTEM_ACTOR, 'access_request.confirmed', request, {
         requesterEmail: request.requesterEmail,
       });
       await this.notifier.submitted(em, request, null);
@@ -194,7 +198,7 @@ export class AccessRequestService {
       expiresAt: request.confirmExpiresAt!,
     });
     await this.outbox.enqueue(em, { tenantId, to: request.requesterEmail, mail });
-    await this.record(em, SYSTEM_ACTOR, 'access_request.created', request, {
+    await recordRequestEvent(this.audit, em, SYSTEM_ACTOR, 'access_request.created', request, {
       origin: 'web',
       what: whatOf(request),
       sourceAddress: source,
@@ -208,23 +212,6 @@ export class AccessRequestService {
       return new AccessRequestError(AccessRequestErrorCode.LinkExpired, 'This confirmation link has expired.');
     }
     return new AccessRequestError(AccessRequestErrorCode.AlreadyConfirmed, 'This request has already been confirmed.');
-  }
-
-  private record(
-    em: EntityManager,
-    actor: Actor,
-    action: string,
-    request: AccessRequest,
-    details: Record<string, unknown>,
-  ) {
-    return this.audit.record(em, {
-      tenantId: request.tenantId,
-      actor,
-      action,
-      targetType: 'access_request',
-      targetId: request.id,
-      details,
-    });
   }
 }
 

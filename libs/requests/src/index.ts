@@ -3,6 +3,7 @@ export * from './access-request-throttle.entity.js';
 export * from './access-request.rules.js';
 export * from './access-request.errors.js';
 export * from './access-request.view.js';
+export * from './access-request.audit.js';
 export * from './access-request.repository.js';
 export * from './access-request.notifier.js';
 export * from './access-request.service.js';
