@@ -93,16 +93,7 @@ export class HandoverService {
         createdByUserId: actor.userId,
         responsibleUserId: origin ? origin.responsibleUserId : actor.userId,
       });
-      const tenant = await this.tenants.getById(tenantId, tx);
-      const link = linkFrom(this.config.publicUrl, 'handover', token);
-      const mail = handoverEmail({
-        tenantName: tenant.displayName,
-        clientName: client.displayName,
-        clientId,
-        link,
-        expiresAt: handover.expiresAt,
-      });
-      await this.outbox.enqueue(tx, { tenantId, to: recipientEmail, mail });
+      await this.mailLink(tx, handover, client, token);
       await this.record(tx, actor, 'client.handover.created', handover, client, {
         recipientEmail,
         expiresAt: handover.expiresAt,
@@ -111,6 +102,17 @@ export class HandoverService {
       return toHandoverView(handover, client.clientId);
     };
     return em ? work(em) : this.dataSource.transaction(work);
+  }
+
+  private async mailLink(tx: EntityManager, handover: CredentialHandover, client: ApiClient, token: string) {
+    const mail = handoverEmail({
+      tenantName: (await this.tenants.getById(handover.tenantId, tx)).displayName,
+      clientName: client.displayName,
+      clientId: client.clientId,
+      link: linkFrom(this.config.publicUrl, 'handover', token),
+      expiresAt: handover.expiresAt,
+    });
+    await this.outbox.enqueue(tx, { tenantId: handover.tenantId, to: handover.recipientEmail, mail });
   }
 
   /** The client's handovers, newest first (never a token or a secret). */

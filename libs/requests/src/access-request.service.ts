@@ -83,27 +83,7 @@ export class AccessRequestService {
       );
       return { accepted: true };
     }
-    const clean = normalizeAccessRequest(input);
-    await this.dataSource.transaction(async (em) => {
-      const address = clean.requesterEmail.toLowerCase();
-      await this.requests.lockAddress(em, tenantId, address);
-      if ((await this.requests.countOpen(em, tenantId, address)) >= MAX_OPEN_REQUESTS_PER_ADDRESS) {
-        await this.audit.record(em, {
-          tenantId,
-          actor: SYSTEM_ACTOR,
-          action: 'access_request.refused',
-          targetType: 'access_request',
-          targetId: null,
-          details: {
-            reason: 'open_request_limit',
-            requesterEmail: clean.requesterEmail,
-            sourceAddress: context.source ?? null,
-          },
-        });
-        return;
-      }
-      await this.createUnverified(em, tenantId, clean, context.source ?? null);
-    });
+    await this.storePublic(tenantId, normalizeAccessRequest(input), context.source ?? null);
     return { accepted: true };
   }
 
@@ -172,6 +152,25 @@ export class AccessRequestService {
     const request = await this.requests.findById(tenantId, id);
     if (!request) throw new AccessRequestError(AccessRequestErrorCode.NotFound, 'No such access request.');
     return toAccessRequestView(request);
+  }
+
+  /** Under a lock on the address: a new unverified request, or (at the limit) only an audit event. */
+  private storePublic(tenantId: string, input: AccessRequestInput, source: string | null): Promise<void> {
+    return this.dataSource.transaction(async (em) => {
+      const address = input.requesterEmail.toLowerCase();
+      await this.requests.lockAddress(em, tenantId, address);
+      if ((await this.requests.countOpen(em, tenantId, address)) < MAX_OPEN_REQUESTS_PER_ADDRESS) {
+        return this.createUnverified(em, tenantId, input, source);
+      }
+      await this.audit.record(em, {
+        tenantId,
+        actor: SYSTEM_ACTOR,
+        action: 'access_request.refused',
+        targetType: 'access_request',
+        targetId: null,
+        details: { reason: 'open_request_limit', requesterEmail: input.requesterEmail, sourceAddress: source },
+      });
+    });
   }
 
   private async createUnverified(

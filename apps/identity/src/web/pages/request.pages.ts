@@ -101,6 +101,51 @@ function summary(problems: FieldProblem[]): SafeHtml {
   </div>`;
 }
 
+const ABOUT_YOU: FieldSpec[] = [
+  { id: 'requester-name', name: 'requesterName', label: 'Your name', max: NAME_MAX, autocomplete: 'name' },
+  {
+    id: 'requester-email',
+    name: 'requesterEmail',
+    label: 'Your email address',
+    hint: 'Your work address: the confirmation link goes there.',
+    type: 'email',
+    max: EMAIL_MAX,
+    autocomplete: 'email',
+  },
+  { id: 'organisation', name: 'organisation', label: 'Organisation', max: NAME_MAX, autocomplete: 'organization' },
+];
+
+const ACCOUNT_PART: FieldSpec[] = [
+  { id: 'documentation', name: 'documentation', label: 'Documentation you need', type: 'textarea', max: TEXT_MAX },
+  { id: 'reason', name: 'reason', label: 'Why you need it', type: 'textarea', max: TEXT_MAX },
+];
+
+const API_PART: FieldSpec[] = [
+  { id: 'system-name', name: 'systemName', label: 'Name of the system', max: NAME_MAX },
+  {
+    id: 'technical-contact-email',
+    name: 'technicalContactEmail',
+    label: 'Technical contact (email)',
+    hint: 'The credentials are sent to this address by a one-time link.',
+    type: 'email',
+    max: EMAIL_MAX,
+  },
+  { id: 'purpose', name: 'purpose', label: 'What the system must do', type: 'textarea', max: TEXT_MAX },
+];
+
+function fieldset(
+  legend: string,
+  lead: SafeHtml,
+  specs: FieldSpec[],
+  values: RequestFormValues,
+  problems: FieldProblem[],
+) {
+  return html`<fieldset>
+    <legend>${legend}</legend>
+    ${lead} ${specs.map((spec) => field(spec, values, problems))}
+  </fieldset>`;
+}
+
 /** The public request form: who you are, then a personal account and/or API access for a system. */
 export function requestFormPage(input: {
   csrf: string;
@@ -111,8 +156,15 @@ export function requestFormPage(input: {
   alert?: string;
 }): SafeHtml {
   const { values, problems } = input;
-  const f = (spec: FieldSpec) => field(spec, values, problems);
   const kindError = errorOf(problems, 'wants-account');
+  const accountBox = checkbox(
+    'wants-account',
+    'wantsAccount',
+    values.wantsAccount,
+    'I need a personal account for the documentation',
+    kindError,
+  );
+  const apiBox = checkbox('wants-api', 'wantsApi', values.wantsApi, 'I need API access for a system', kindError);
   return html`${input.alert ? html`<p class="error" role="alert" id="form-error">${input.alert}</p>` : ''}
     ${summary(problems)}
     <p>
@@ -121,41 +173,14 @@ export function requestFormPage(input: {
     </p>
     <form class="stack request" method="post" action="/request-access" novalidate>
       <input type="hidden" name="_csrf" value="${input.csrf}" />
-      <fieldset>
-        <legend>About you</legend>
-        ${f({ id: 'requester-name', name: 'requesterName', label: 'Your name', max: NAME_MAX, autocomplete: 'name' })}
-        ${f({
-          id: 'requester-email',
-          name: 'requesterEmail',
-          label: 'Your email address',
-          hint: 'Your work address: the confirmation link goes there.',
-          type: 'email',
-          max: EMAIL_MAX,
-          autocomplete: 'email',
-        })}
-        ${f({ id: 'organisation', name: 'organisation', label: 'Organisation', max: NAME_MAX, autocomplete: 'organization' })}
-      </fieldset>
-      ${kindError ? html`<p class="error" id="kind-error">${kindError}</p>` : html`<p class="hint">Tick one part or both, and fill in the part you tick.</p>`}
-      <fieldset>
-        <legend>A personal account</legend>
-        ${checkbox('wants-account', 'wantsAccount', values.wantsAccount, 'I need a personal account for the documentation', kindError)}
-        ${f({ id: 'documentation', name: 'documentation', label: 'Documentation you need', type: 'textarea', max: TEXT_MAX })}
-        ${f({ id: 'reason', name: 'reason', label: 'Why you need it', type: 'textarea', max: TEXT_MAX })}
-      </fieldset>
-      <fieldset>
-        <legend>API access for a system</legend>
-        ${checkbox('wants-api', 'wantsApi', values.wantsApi, 'I need API access for a system', kindError)}
-        ${f({ id: 'system-name', name: 'systemName', label: 'Name of the system', max: NAME_MAX })}
-        ${f({
-          id: 'technical-contact-email',
-          name: 'technicalContactEmail',
-          label: 'Technical contact (email)',
-          hint: 'The credentials are sent to this address by a one-time link.',
-          type: 'email',
-          max: EMAIL_MAX,
-        })}
-        ${f({ id: 'purpose', name: 'purpose', label: 'What the system must do', type: 'textarea', max: TEXT_MAX })}
-      </fieldset>
+      ${fieldset('About you', html``, ABOUT_YOU, values, problems)}
+      ${
+        kindError
+          ? html`<p class="error" id="kind-error">${kindError}</p>`
+          : html`<p class="hint">Tick one part or both, and fill in the part you tick.</p>`
+      }
+      ${fieldset('A personal account', accountBox, ACCOUNT_PART, values, problems)}
+      ${fieldset('API access for a system', apiBox, API_PART, values, problems)}
       <div hidden>
         <label for="website"
           >Leave this field empty <input type="text" id="website" name="website" tabindex="-1" autocomplete="off"
