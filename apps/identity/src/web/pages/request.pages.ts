@@ -193,10 +193,13 @@ export function requestFormPage(input: {
 export function requestSentPage(): SafeHtml {
   return html`<p class="notice" role="status">Thank you. Your request has been received.</p>
     <p>
-      We have sent a confirmation link to the email address you gave. Open it within 24 hours and press
+      A confirmation link is on its way to the email address you gave. Open it within 24 hours and press
       <strong>Confirm</strong>: only then is your request passed to the contact person.
     </p>
-    <p>No mail after a few minutes? Check your spam folder, or check the address and send the request again.</p>`;
+    <p>
+      No mail after a few minutes? Check your spam folder and the address you typed, then send the request again. An
+      address with three requests still waiting gets no new link until one of them is decided or has expired.
+    </p>`;
 }
 
 export function confirmRequestPage(input: {
