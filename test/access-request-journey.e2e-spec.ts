@@ -1,20 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import type { INestApplication } from '@nestjs/common';
 import type { Browser, Page } from 'playwright-core';
-import request from 'supertest';
-import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OutboxDeliveryService } from '@gatehouse/mail';
-import { createAdminApp } from '../apps/admin/src/admin.app.js';
-import { createIdentityApp } from '../apps/identity/src/identity.app.js';
-import { AdminFixtures, type OperatorFixture, type TenantFixture } from './support/admin-fixtures.js';
+import type { OperatorFixture } from './support/admin-fixtures.js';
+import { AccessApps } from './support/access-apps.js';
 import { Screenshots, launchBrowser } from './support/browser.js';
-import { freePort } from './support/http-apps.js';
-import { LogCapture } from './support/log-capture.js';
 import { auditPage } from './support/page-audit.js';
-import { SmtpSink, type SunkMail } from './support/smtp-sink.js';
-import { testConfig } from './support/test-config.js';
-import { type TestDatabase, createTestDatabase } from './support/test-database.js';
+import type { SunkMail } from './support/smtp-sink.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const NEW_PASSWORD = 'seven blue herons over the lake';
@@ -26,36 +17,29 @@ const NEW_PASSWORD = 'seven blue herons over the lake';
  * from a real SMTP server, nobody copies a secret.
  */
 describe('access request journey: from an anonymous request to a token', () => {
-  let database: TestDatabase;
-  let identity: INestApplication;
-  let admin: INestApplication;
+  const apps = new AccessApps();
   let browser: Browser;
   let page: Page;
   let publicUrl: string;
-  let tenant: TenantFixture;
   let contact: OperatorFixture;
   let it_: OperatorFixture;
   let auditor: OperatorFixture;
   let requestId: string;
   let clientId: string;
   let secret: string;
-  const sink = new SmtpSink();
-  const logs = new LogCapture();
   const shots = new Screenshots('access-request-journey');
   const responses: string[] = [];
 
   async function call(method: 'get' | 'post' | 'put', path: string, token: string, body?: unknown) {
-    let req = request(admin.getHttpServer())[method](`/admin/v1${path}`).set('authorization', `Bearer ${token}`);
-    if (body !== undefined) req = req.send(body as object);
-    const response = await req;
+    const response = await apps.call(method, path, token, body);
     responses.push(response.text ?? '');
     return response;
   }
 
-  /** Delivers the outbox and returns the one new mail to `to` whose subject matches. */
+  /** Delivers the outbox and returns the mail to `to` whose subject matches. */
   async function mailTo(to: string, subject: RegExp): Promise<SunkMail> {
-    await identity.get(OutboxDeliveryService).deliverDue();
-    const [mail] = await sink.waitFor((m) => m.envelopeTo.includes(to) && subject.test(m.subject));
+    await apps.deliver();
+    const [mail] = await apps.sink.waitFor((m) => m.envelopeTo.includes(to) && subject.test(m.subject));
     return mail!;
   }
 
@@ -71,46 +55,26 @@ describe('access request journey: from an anonymous request to a token', () => {
   }
 
   beforeAll(async () => {
-    await sink.start();
-    database = await createTestDatabase();
-    const port = await freePort();
-    publicUrl = `http://127.0.0.1:${port}`;
-    const config = testConfig(database.url, { publicUrl, smtpUrl: sink.url, logLevel: 'info' });
-    identity = await createIdentityApp({ config, logDestination: logs });
-    await identity.listen(port, '127.0.0.1');
-    admin = await createAdminApp({ config, logDestination: logs });
-    const fixtures = new AdminFixtures(admin, config);
-    tenant = await fixtures.tenant('default');
-    await identity
-      .get(DataSource)
-      .query(`UPDATE tenants SET display_name = 'Acme Services' WHERE id = $1`, [tenant.tenantId]);
-    contact = await fixtures.operator(tenant, ['ContactPerson'], 'carla');
-    it_ = await fixtures.operator(tenant, ['ITDepartment'], 'ivan');
-    auditor = await fixtures.operator(tenant, ['Auditor'], 'audrey');
-    expect(
-      (
-        await call('post', '/doc-sections', contact.token, {
-          slug: 'getting-started',
-          title: 'Getting started',
-          body: '# Hi',
-        })
-      ).status,
-    ).toBe(201);
+    await apps.start();
+    publicUrl = apps.publicUrl;
+    await apps.dataSource.query(`UPDATE tenants SET display_name = 'Acme Services' WHERE id = $1`, [
+      apps.tenant.tenantId,
+    ]);
+    contact = await apps.fixtures.operator(apps.tenant, ['ContactPerson'], 'carla');
+    it_ = await apps.fixtures.operator(apps.tenant, ['ITDepartment'], 'ivan');
+    auditor = await apps.fixtures.operator(apps.tenant, ['Auditor'], 'audrey');
+    const section = { slug: 'getting-started', title: 'Getting started', body: '# Hi' };
+    expect((await call('post', '/doc-sections', contact.token, section)).status).toBe(201);
     const api = await call('post', '/apis', it_.token, { identifier: 'api://orders', displayName: 'Orders' });
-    expect(
-      (await call('post', `/apis/${api.body.id}/scopes`, it_.token, { value: 'Orders.Read', description: 'Read' }))
-        .status,
-    ).toBe(201);
+    const scope = { value: 'Orders.Read', description: 'Read' };
+    expect((await call('post', `/apis/${api.body.id}/scopes`, it_.token, scope)).status).toBe(201);
     browser = await launchBrowser();
     page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
   }, 60_000);
 
   afterAll(async () => {
     await browser?.close();
-    await identity?.close();
-    await admin?.close();
-    await sink.stop();
-    await database?.drop();
+    await apps.stop();
   });
 
   it('a partner asks for an account and API access on the web; a mistake is shown beside its field', async () => {
@@ -139,7 +103,7 @@ describe('access request journey: from an anonymous request to a token', () => {
     await page.waitForURL((url) => url.pathname === '/request-access/sent');
     await expect(page.getByRole('status').textContent()).resolves.toContain('received');
     await audited('sent');
-    const [row] = await identity.get(DataSource).query(`SELECT id, status FROM access_requests`);
+    const [row] = await apps.dataSource.query(`SELECT id, status FROM access_requests`);
     expect(row.status).toBe('unverified');
     requestId = row.id;
   });
@@ -238,7 +202,7 @@ describe('access request journey: from an anonymous request to a token', () => {
     let token: Response;
     for (let attempt = 0; ; attempt++) {
       if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20));
-      token = await fetch(`${publicUrl}/${tenant.tenantId}/oauth2/v2.0/token`, {
+      token = await fetch(`${publicUrl}/${apps.tenant.tenantId}/oauth2/v2.0/token`, {
         method: 'POST',
         body: new URLSearchParams({
           grant_type: 'client_credentials',
@@ -270,7 +234,7 @@ describe('access request journey: from an anonymous request to a token', () => {
       credentialsDeliveredAt: expect.any(String),
       accountDeliveredAt: null,
     });
-    const activation = linkIn((await sink.waitFor((m) => /Set up your account/.test(m.subject)))[0]!, 'activate');
+    const activation = linkIn((await apps.sink.waitFor((m) => /Set up your account/.test(m.subject)))[0]!, 'activate');
     await page.goto(activation);
     await page.getByLabel(/^New password/).fill(NEW_PASSWORD);
     await page.getByLabel('Repeat the new password').fill(NEW_PASSWORD);
@@ -309,12 +273,9 @@ describe('access request journey: from an anonymous request to a token', () => {
   });
 
   it('every mail came through SMTP; the secret is in one answer only, in no mail, log, audit event or dump', async () => {
-    await identity.get(OutboxDeliveryService).deliverDue();
-    const [{ n }] = await identity
-      .get(DataSource)
-      .query(`SELECT count(*)::int AS n FROM emails WHERE status <> 'sent'`);
-    expect(n).toBe(0);
-    expect(sink.messages.map((m) => `${m.envelopeTo[0]} ${m.subject}`).sort()).toEqual(
+    await apps.deliver();
+    expect(await apps.count(`SELECT count(*)::int AS n FROM emails WHERE status <> 'sent'`)).toBe(0);
+    expect(apps.sink.messages.map((m) => `${m.envelopeTo[0]} ${m.subject}`).sort()).toEqual(
       [
         'carla@example.com Acme Services: access request from Pat Partner (Partner Ltd)',
         'ivan@example.com Acme Services: client Orders sync awaits scopes',
@@ -326,10 +287,10 @@ describe('access request journey: from an anonymous request to a token', () => {
         'pat@partner.example You are invited to private documentation',
       ].sort(),
     );
-    for (const mail of sink.messages) expect(mail.raw).not.toContain(secret);
-    expect(logs.text).not.toContain(secret);
+    for (const mail of apps.sink.messages) expect(mail.raw).not.toContain(secret);
+    expect(apps.logs.text).not.toContain(secret);
     expect(responses.join('\n')).not.toContain(secret);
-    const dump = execFileSync('pg_dump', ['--data-only', database.url], {
+    const dump = execFileSync('pg_dump', ['--data-only', apps.database.url], {
       encoding: 'utf8',
       maxBuffer: 64 * 1024 * 1024,
     });
