@@ -222,10 +222,10 @@ export class ClientService {
   }
 
   /**
-   * The client, locked in the caller's transaction, if the actor may manage its credentials (mint,
-   * revoke, hand over): the same owner rule as {@link issueSecret}.
+   * The client of this tenant, row-locked in the caller's transaction, if the actor may manage its
+   * credentials or state (mint, revoke, hand over): the owner rule of {@link issueSecret}.
    */
-  async requireCredentialManager(em: EntityManager, tenantId: string, actor: Actor, clientId: string): Promise<ApiClient> {
+  async requireManageable(tenantId: string, actor: Actor, clientId: string, em: EntityManager): Promise<ApiClient> {
     const client = await this.require(tenantId, clientId, em);
     if (client.ownerUserId) await this.requireOwner(em, tenantId, actor, client.ownerUserId);
     return client;

@@ -73,7 +73,7 @@ export class HandoverService {
   ): Promise<HandoverView> {
     const hours = checkHours(input.expiresInHours);
     const work = async (tx: EntityManager) => {
-      const client = await this.clients.requireCredentialManager(tx, tenantId, actor, clientId);
+      const client = await this.clients.requireManageable(tenantId, actor, clientId, tx);
       if (client.state === 'disabled') {
         throw new HandoverError(
           HandoverErrorCode.ClientDisabled,
@@ -128,7 +128,7 @@ export class HandoverService {
       const handover = await this.handovers.findById(tenantId, id, em, true);
       if (!handover) throw notFound();
       const { clientId } = handover.apiClient!;
-      const client = await this.clients.requireCredentialManager(em, tenantId, actor, clientId);
+      const client = await this.clients.requireManageable(tenantId, actor, clientId, em);
       const status = effectiveHandoverStatus(handover);
       if (status !== 'pending' && status !== 'revealed') {
         throw new HandoverError(

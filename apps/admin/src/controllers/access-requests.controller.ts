@@ -1,5 +1,5 @@
 import { Body, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Page } from '@gatehouse/database';
 import { AccessDecisionService } from '@gatehouse/provisioning';
 import { AccessRequestService, type AccessRequestView } from '@gatehouse/requests';
@@ -14,6 +14,11 @@ import {
   RejectAccessRequestDto,
 } from '../dto/access-requests.dto.js';
 
+/** A JSON body with an example for the documentation. */
+function example(type: new () => object, value: Record<string, unknown>) {
+  return { type, examples: { example: { summary: 'A typical body', value } } };
+}
+
 @AdminController('access-requests', 'access-requests')
 export class AccessRequestsController {
   constructor(
@@ -24,6 +29,15 @@ export class AccessRequestsController {
   @Post()
   @RequirePermission('Requests.Decide')
   @ApiOperation({ summary: 'File an access request for someone (it starts submitted; contact persons are told)' })
+  @ApiBody(
+    example(FileAccessRequestDto, {
+      requesterName: 'Pat Partner',
+      requesterEmail: 'pat@partner.example',
+      organisation: 'Partner Ltd',
+      account: { documentation: 'The Orders API guide', reason: 'I build our integration.' },
+      api: { systemName: 'Orders sync', technicalContactEmail: 'ops@partner.example', purpose: 'Reads new orders.' },
+    }),
+  )
   @ApiCreatedResponse({ type: AccessRequestResponse })
   file(@Principal() principal: AdminPrincipal, @Body() body: FileAccessRequestDto): Promise<AccessRequestView> {
     return this.requests.file(principal.tenantId, principal, body);
@@ -55,6 +69,7 @@ export class AccessRequestsController {
     summary:
       'Approve: creates the user (activation link, invitation to the sections) and/or the client awaiting scopes',
   })
+  @ApiBody(example(ApproveAccessRequestDto, { note: 'Welcome aboard.', sections: ['orders-api'], expiresInHours: 168 }))
   @ApiOkResponse({ type: AccessRequestResponse })
   approve(
     @Principal() principal: AdminPrincipal,
@@ -68,6 +83,7 @@ export class AccessRequestsController {
   @HttpCode(200)
   @RequirePermission('Requests.Decide')
   @ApiOperation({ summary: 'Reject with a note, which is mailed to the requester' })
+  @ApiBody(example(RejectAccessRequestDto, { note: 'Please ask through your account manager.' }))
   @ApiOkResponse({ type: AccessRequestResponse })
   reject(
     @Principal() principal: AdminPrincipal,

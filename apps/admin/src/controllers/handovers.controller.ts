@@ -1,5 +1,5 @@
 import { Body, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { HandoverService, type HandoverView } from '@gatehouse/handovers';
 import { AdminController } from '../auth/admin-controller.js';
 import { type AdminPrincipal, Principal } from '../auth/principal.js';
@@ -16,6 +16,12 @@ export class ClientHandoversController {
   @ApiOperation({
     summary:
       'Send credentials by a one-time link: the recipient reveals a secret created at that moment, seen by nobody else',
+  })
+  @ApiBody({
+    type: CreateHandoverDto,
+    examples: {
+      example: { summary: 'A typical body', value: { recipientEmail: 'ops@partner.example', expiresInHours: 72 } },
+    },
   })
   @ApiCreatedResponse({ type: HandoverResponse })
   create(
