@@ -138,7 +138,7 @@ describe('token endpoint: rotation, revocation and throttling', () => {
     expect(response.status).toBe(200);
     const { access_token } = (await response.json()) as { access_token: string };
     const claims = JSON.parse(Buffer.from(access_token.split('.')[1]!, 'base64url').toString('utf8'));
-    expect(claims.roles).toEqual(['Audit.Read', 'Clients.Read', 'Users.Read']);
+    expect(claims.roles).toEqual(['Audit.Read', 'Clients.Read', 'Requests.Read', 'Users.Read']);
     expect(await codeOf(await token(client.clientId, secret.value, 'api://gatehouse-admin/Tenant.Manage'))).toBe(70011);
     const roleless = await fx.client(tenant.id, { ownerUserId: (await fx.user(tenant.id)).id });
     const rolelessSecret = await fx.secret(tenant.id, roleless.id);
@@ -164,7 +164,7 @@ describe('token endpoint: rotation, revocation and throttling', () => {
     expect(response.status).toBe(200);
     const { access_token } = (await response.json()) as { access_token: string };
     const claims = JSON.parse(Buffer.from(access_token.split('.')[1]!, 'base64url').toString('utf8'));
-    expect(claims.roles).toEqual(['Apis.Manage', 'Clients.Read', 'Scopes.Assign']);
+    expect(claims.roles).toEqual(['Apis.Manage', 'Clients.Read', 'Requests.Read', 'Scopes.Assign']);
     expect(await codeOf(await token(client.clientId, secret.value, 'api://orders/.default'))).toBe(501051);
     // Roles taken away (announced as a user change): the client is left with nothing.
     await fx.change(`UPDATE users SET roles = '{}' WHERE id = $1`, [owner.id], {

@@ -11,13 +11,16 @@ import type { AppConfig } from '@gatehouse/config';
 import { type CoreOptions, coreImports } from '@gatehouse/schema';
 import { TenantsModule } from '@gatehouse/tenants';
 import { TokensModule } from '@gatehouse/tokens';
+import { AccessProvisioningModule } from '@gatehouse/provisioning';
 import { AdminAuthGuard } from './auth/admin-auth.guard.js';
+import { AccessRequestsController } from './controllers/access-requests.controller.js';
 import { ApisController } from './controllers/apis.controller.js';
 import { AuditController } from './controllers/audit.controller.js';
 import { ClientCertificatesController } from './controllers/client-certificates.controller.js';
 import { ClientsController } from './controllers/clients.controller.js';
 import { DocSectionsController } from './controllers/doc-sections.controller.js';
 import { EmailsController } from './controllers/emails.controller.js';
+import { ClientHandoversController, HandoversController } from './controllers/handovers.controller.js';
 import { InvitationsController } from './controllers/invitations.controller.js';
 import { TenantController } from './controllers/tenant.controller.js';
 import { UserCredentialsController } from './controllers/user-credentials.controller.js';
@@ -41,6 +44,9 @@ export const ADMIN_CONTROLLERS = [
   DocSectionsController,
   InvitationsController,
   EmailsController,
+  AccessRequestsController,
+  ClientHandoversController,
+  HandoversController,
 ];
 
 /** The internal admin REST API under /admin/v1. */
@@ -60,6 +66,7 @@ export class AdminModule {
         MailModule,
         DocsModule,
         InvitationsModule,
+        AccessProvisioningModule,
       ],
       controllers: ADMIN_CONTROLLERS,
       providers: [

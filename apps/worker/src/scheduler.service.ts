@@ -1,8 +1,10 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { LoginService } from '@gatehouse/accounts';
 import { SecretExpiryWarningService } from '@gatehouse/clients';
+import { HandoverSweepService } from '@gatehouse/handovers';
 import { InvitationSweepService } from '@gatehouse/invitations';
 import { OutboxDeliveryService } from '@gatehouse/mail';
+import { AccessRequestSweepService } from '@gatehouse/requests';
 import { SessionService } from '@gatehouse/sessions';
 import { AssertionReplayGuard, AuthFailureTracker, SigningKeyService } from '@gatehouse/tokens';
 import { type Schedule, schedulesWith } from './schedules.js';
@@ -24,6 +26,8 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
     private readonly delivery: OutboxDeliveryService,
     private readonly invitations: InvitationSweepService,
     private readonly secretWarnings: SecretExpiryWarningService,
+    private readonly accessRequests: AccessRequestSweepService,
+    private readonly handovers: HandoverSweepService,
     @Inject(WORKER_JOB_OPTIONS) private readonly options: WorkerJobOptions,
   ) {}
 
@@ -35,6 +39,8 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
     this.every(schedules.secretExpiryWarning, () => this.warnExpiringSecrets());
     this.every(schedules.throttlePurge, () => this.purgeThrottles());
     this.every(schedules.sessionPurge, () => this.sessions.purgeEnded());
+    this.every(schedules.accessRequestExpiry, () => this.accessRequests.expireUnconfirmed());
+    this.every(schedules.handoverExpiry, () => this.handovers.expireOverdue());
   }
 
   /** Failure counters whose window and block are over, and jtis of client assertions that expired. */
@@ -42,7 +48,8 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
     return (
       (await this.authFailures.purgeStale()) +
       (await this.logins.purgeStaleSourceThrottles()) +
-      (await this.assertionReplays.purgeExpired())
+      (await this.assertionReplays.purgeExpired()) +
+      (await this.accessRequests.purgeStaleThrottles())
     );
   }
 

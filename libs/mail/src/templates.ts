@@ -9,7 +9,16 @@ export interface RenderedEmail {
     // credential-templates.ts:
     | 'client-auth-burst'
     | 'secret-leaked'
-    | 'certificate-expiry';
+    | 'certificate-expiry'
+    // request-templates.ts:
+    | 'access-request-confirm'
+    | 'access-request-submitted'
+    | 'access-request-approved'
+    | 'access-request-rejected'
+    | 'client-awaiting-scopes'
+    | 'handover'
+    | 'handover-sent'
+    | 'handover-expired';
   subject: string;
   text: string;
   html: string;

@@ -1,2 +1,5 @@
 export * from './bootstrap.service.js';
 export * from './provisioning.module.js';
+export * from './access-decision.service.js';
+export * from './credential-delivery.service.js';
+export * from './access-provisioning.module.js';

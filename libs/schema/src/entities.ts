@@ -8,6 +8,8 @@ import { ApiClient, ClientCertificate, ClientScopeGrant, ClientSecret } from '@g
 import { ClientAuthThrottle, SigningKey, SourceThrottle, UsedClientAssertion } from '@gatehouse/tokens';
 import { AuditEvent } from '@gatehouse/audit';
 import { Session } from '@gatehouse/sessions';
+import { AccessRequest, AccessRequestThrottle } from '@gatehouse/requests';
+import { CredentialHandover } from '@gatehouse/handovers';
 
 /** Every entity of every context: the complete schema that migrations are generated from. */
 export const ENTITIES = [
@@ -31,4 +33,7 @@ export const ENTITIES = [
   DocSectionGrant,
   Invitation,
   Email,
+  AccessRequest,
+  AccessRequestThrottle,
+  CredentialHandover,
 ];
