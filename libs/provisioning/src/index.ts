@@ -1,2 +1,3 @@
 export * from './bootstrap.service.js';
 export * from './provisioning.module.js';
+export * from './tenant-settings.service.js';

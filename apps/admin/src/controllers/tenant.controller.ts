@@ -5,7 +5,7 @@ import { AdminController } from '../auth/admin-controller.js';
 import { type AdminPrincipal, Principal } from '../auth/principal.js';
 import { RequirePermission } from '../auth/require-permission.js';
 import { UpdateTenantDto } from '../dto/tenant-audit.dto.js';
-import { TenantSettingsService, type TenantView } from '../tenant-settings.service.js';
+import { TenantSettingsService, type TenantView } from '@gatehouse/provisioning';
 
 @AdminController('tenant', 'tenant')
 export class TenantController {
@@ -22,6 +22,6 @@ export class TenantController {
   @RequirePermission('Tenant.Manage')
   @ApiOkResponse({ type: TenantResponse })
   update(@Principal() principal: AdminPrincipal, @Body() body: UpdateTenantDto): Promise<TenantView> {
-    return this.settings.update(principal, body);
+    return this.settings.update(principal.tenantId, principal, body);
   }
 }
