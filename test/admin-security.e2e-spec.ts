@@ -25,6 +25,7 @@ describe('admin API: authentication, authorization, tenancy, validation', () => 
   let auditorA: OperatorFixture;
   let adminB: OperatorFixture;
   const bodies: string[] = [];
+  const cacheControls = new Map<string, string | undefined>();
 
   async function call(method: Method, path: string, token: string | undefined, body?: unknown) {
     let req = request(app.getHttpServer())[method](`/admin/v1${path}`);
@@ -32,6 +33,7 @@ describe('admin API: authentication, authorization, tenancy, validation', () => 
     if (body !== undefined) req = req.send(body as object);
     const response = await req;
     bodies.push(response.text ?? '');
+    cacheControls.set(`${method} ${path} → ${response.status}`, response.headers['cache-control']);
     return response;
   }
 
@@ -275,6 +277,18 @@ describe('admin API: authentication, authorization, tenancy, validation', () => 
     expect(audit.body.items.map((e: Json) => e.action)).toEqual(['user.created']);
     expect(audit.text).not.toContain(created.body.initialPassword);
     expect(audit.body.items[0].actor).toEqual({ type: 'user', userId: adminA.user.id, clientId: adminA.clientId });
+  });
+
+  it('no answer may be cached: every response of the admin API says no-store (secrets, passwords, problems alike)', async () => {
+    const direct = [
+      await request(app.getHttpServer()).get('/admin/v1/clients'),
+      await request(app.getHttpServer()).post('/admin/v1/clients').set('content-type', 'application/json').send('{'),
+      await request(app.getHttpServer()).get('/admin/openapi.json'),
+    ];
+    for (const response of direct) cacheControls.set(`direct ${response.status}`, response.headers['cache-control']);
+    expect(cacheControls.size).toBeGreaterThan(100);
+    const cacheable = [...cacheControls].filter(([, value]) => value !== 'no-store');
+    expect(cacheable).toEqual([]);
   });
 
   it('never returned a hash', () => {

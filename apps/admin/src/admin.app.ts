@@ -31,6 +31,17 @@ function jsonBodies(): (req: Request, res: Response, next: NextFunction) => void
     });
 }
 
+/**
+ * Nothing the admin app answers may be kept by a browser or a proxy: answers carry secrets
+ * (`secretText`, `initialPassword`) and personal data. Set first, so that every answer has it,
+ * including refusals made before a controller runs.
+ */
+function noStore(_req: Request, res: Response, next: NextFunction): void {
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('Pragma', 'no-cache');
+  next();
+}
+
 function setupOpenApi(app: NestExpressApplication): void {
   const document = SwaggerModule.createDocument(
     app,
@@ -51,6 +62,7 @@ export async function createAdminApp(options: AdminModuleOptions): Promise<NestE
     bodyParser: false,
   });
   configureHttpApp(app, options.config);
+  app.use(noStore);
   app.use(jsonBodies());
   setupOpenApi(app);
   await app.init();
