@@ -2,3 +2,4 @@ export * from './health.controller.js';
 export * from './metrics.js';
 export * from './operations.module.js';
 export * from './configure-app.js';
+export * from './json-shape.js';
