@@ -2,6 +2,7 @@ export * from './email.entity.js';
 export * from './mail.errors.js';
 export * from './address.js';
 export * from './templates.js';
+export * from './first-password-templates.js';
 export * from './email.repository.js';
 export * from './mail-outbox.js';
 export * from './mail-transport.js';

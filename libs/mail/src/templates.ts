@@ -17,7 +17,7 @@ function oneLine(value: string): string {
   return value.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ').slice(0, 200);
 }
 
-function page(title: string, paragraphs: string[], link?: { href: string; label: string }): string {
+export function page(title: string, paragraphs: string[], link?: { href: string; label: string }): string {
   const body = paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n');
   const button = link ? `<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>\n<p>${escapeHtml(link.href)}</p>` : '';
   return `<!doctype html>\n<html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>\n<body>\n${body}\n${button}\n</body></html>\n`;

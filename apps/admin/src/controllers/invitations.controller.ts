@@ -42,7 +42,7 @@ export class InvitationsController {
     @Param('id') id: string,
     @Body() body: ResendInvitationDto,
   ): Promise<InvitationView> {
-    return this.invitations.resend(principal.tenantId, principal, id, body?.expiresInHours);
+    return this.invitations.resend(principal.tenantId, principal, id, body ?? {});
   }
 
   @Post(':id/revoke')

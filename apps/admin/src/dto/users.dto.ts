@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsEmail, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { SingleLine } from './decorators.js';
 import { ROLES, type Role } from '@gatehouse/accounts';
-import type { InitialPasswordMode, UserStatus } from '@gatehouse/accounts';
+import { DEFAULT_PASSWORD_SETUP, type InitialPasswordMode, type UserStatus } from '@gatehouse/accounts';
 import { PageQueryDto } from './page.dto.js';
 
 const USERNAME = /^[A-Za-z0-9._@-]{1,64}$/;
@@ -36,7 +36,12 @@ export class CreateUserDto {
   @IsIn(ROLES, { each: true })
   roles?: Role[];
 
-  @ApiPropertyOptional({ enum: PASSWORD_MODES })
+  @ApiPropertyOptional({
+    enum: PASSWORD_MODES,
+    default: DEFAULT_PASSWORD_SETUP,
+    description:
+      'How the person gets a password. "activation-link" (the default): a link to choose one is mailed at once (valid 24 h). "generate": a one-time password is returned once, in `initialPassword`, to be changed at the first login.',
+  })
   @IsOptional()
   @IsIn(PASSWORD_MODES)
   password?: InitialPasswordMode;

@@ -9,9 +9,23 @@ export const LINK_HEADERS = { 'Referrer-Policy': 'no-referrer', 'Cache-Control':
 
 const gone = (detail: SafeHtml) => new WebPageError(410, 'This link no longer works', detail, LINK_HEADERS);
 
-/** The page for an invitation that cannot be accepted; every code is mapped (the switch is exhaustive). */
-export function invitationRefusal(code: InvitationErrorCode, contactEmail?: string): WebPageError {
-  const ask = askContact(contactEmail);
+/** What a refusal page can say about the link: whom to ask, and when a newer link replaced it. */
+export interface LinkFacts {
+  contactEmail?: string;
+  newerLinkSentAt?: Date;
+}
+
+/** A time as people read it on these pages: `2026-12-01 14:00 UTC`. */
+export function utcMinute(at: Date): string {
+  return `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/**
+ * The page for an invitation link that cannot be used; every code is mapped (the switch is
+ * exhaustive). Shown to every visitor, signed in or not: it names no documentation section.
+ */
+export function invitationRefusal(code: InvitationErrorCode, facts: LinkFacts = {}): WebPageError {
+  const ask = askContact(facts.contactEmail);
   switch (code) {
     case InvitationErrorCode.Expired:
       return gone(html`This invitation has expired. ${ask}`);
@@ -19,9 +33,23 @@ export function invitationRefusal(code: InvitationErrorCode, contactEmail?: stri
       return gone(html`This invitation has been withdrawn. ${ask}`);
     case InvitationErrorCode.AlreadyAccepted:
       return gone(
-        html`This invitation has already been used. Your sections are under <a href="/docs">Documentation</a>. If
-          something is missing: ${ask}`,
+        html`This invitation has already been used. Its sections are under <a href="/docs">Documentation</a> once you
+          log in. If something is missing: ${ask}`,
       );
+    case InvitationErrorCode.Superseded:
+      return gone(
+        facts.newerLinkSentAt
+          ? html`A newer link was sent to you on ${utcMinute(facts.newerLinkSentAt)}: please use the link in that mail. This
+              one no longer works. If you cannot find the mail: ${ask}`
+          : html`A newer link was sent to you: please use the link in the newest mail. If you cannot find it: ${ask}`,
+      );
+    case InvitationErrorCode.PasswordWindowClosed:
+      return gone(
+        html`This link could set your password for 24 hours after it was sent, and that time is over. ${ask} The new
+          link will let you choose your password and accept.`,
+      );
+    case InvitationErrorCode.PasswordAlreadySet:
+      return new WebPageError(409, 'You have a password', html`Your password is set. <a href="/login">Log in</a>, then open the link again to accept.`, LINK_HEADERS);
     case InvitationErrorCode.WrongUser:
       return new WebPageError(
         403,
@@ -29,9 +57,10 @@ export function invitationRefusal(code: InvitationErrorCode, contactEmail?: stri
         'This invitation was sent to another account. Log out and log in as the invited user.',
         LINK_HEADERS,
       );
+    case InvitationErrorCode.UserDisabled:
+      return gone(html`The account this invitation is for is disabled, so the invitation cannot be used now. ${ask}`);
     case InvitationErrorCode.NotFound:
     case InvitationErrorCode.UserNotFound:
-    case InvitationErrorCode.UserDisabled:
     case InvitationErrorCode.UnknownSections:
     case InvitationErrorCode.InvalidExpiry:
     case InvitationErrorCode.NotPending:
