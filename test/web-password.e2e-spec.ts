@@ -168,7 +168,7 @@ describe('web UI: lockout and passwords', () => {
     }
     const lockedPage = await change('not the current one!');
     expect(lockedPage.status).toBe(429);
-    expect(lockedPage.text).toMatch(/locked until \d\d:\d\d UTC/);
+    expect(lockedPage.text).toMatch(/locked until \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
     expect(Number(lockedPage.headers['retry-after'])).toBeGreaterThan(14 * 60);
     const right = await change(WEB_PASSWORD); // while locked even the right current password is not checked
     expect(right.status).toBe(429);

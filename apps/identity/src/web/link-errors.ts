@@ -1,7 +1,7 @@
 import { AccountError, AccountErrorCode } from '@gatehouse/accounts';
 import { InvitationError, InvitationErrorCode } from '@gatehouse/invitations';
 import { type SafeHtml, html } from '@gatehouse/views';
-import { askContact } from './pages/content.pages.js';
+import { askContact, utcMinute } from './pages/content.pages.js';
 import { WebPageError, notFound } from './web.errors.js';
 
 /** Headers of every link page: the token must not leak through Referer, nor stay in a cache. */
@@ -13,11 +13,6 @@ const gone = (detail: SafeHtml) => new WebPageError(410, 'This link no longer wo
 export interface LinkFacts {
   contactEmail?: string;
   newerLinkSentAt?: Date;
-}
-
-/** A time as people read it on these pages: `2026-12-01 14:00 UTC`. */
-export function utcMinute(at: Date): string {
-  return `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
 /**
@@ -39,9 +34,9 @@ export function invitationRefusal(code: InvitationErrorCode, facts: LinkFacts = 
     case InvitationErrorCode.Superseded:
       return gone(
         facts.newerLinkSentAt
-          ? html`A newer link was sent to you on ${utcMinute(facts.newerLinkSentAt)}: please use the link in that mail. This
-              one no longer works. If you cannot find the mail: ${ask}`
-          : html`A newer link was sent to you: please use the link in the newest mail. If you cannot find it: ${ask}`,
+          ? html`A newer link was sent to you on ${utcMinute(facts.newerLinkSentAt)}. Please use the link in that mail; this
+              one no longer works. ${ask}`
+          : html`A newer link was sent to you. Please use the link in the newest mail; this one no longer works. ${ask}`,
       );
     case InvitationErrorCode.PasswordWindowClosed:
       return gone(

@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { LoginService, type PasswordChangeOutcome } from '@gatehouse/accounts';
 import { SessionService } from '@gatehouse/sessions';
 import { passwordPage } from './pages/auth.pages.js';
+import { utcMinute } from './pages/content.pages.js';
 import { safeReturnTo } from './return-to.js';
 import { requireUser } from './web-guard.js';
 import { WebRedirect, sendPage, viewerOf } from './web-response.js';
@@ -65,8 +66,7 @@ function changeRefusal(outcome: Exclude<PasswordChangeOutcome, { ok: true }>): {
   }
   const seconds = outcome.lockedUntil ? Math.ceil((outcome.lockedUntil.getTime() - Date.now()) / 1000) : 0;
   if (seconds > 60) {
-    const until = outcome.lockedUntil!.toISOString().slice(11, 16);
-    const message = `The current password was entered wrongly too often, so your account is locked until ${until} UTC. Please try again then.`;
+    const message = `The current password was entered wrongly too often, so your account is locked until ${utcMinute(outcome.lockedUntil!)}. Please try again then.`;
     return { status: 429, message, headers: { 'Retry-After': String(seconds) } };
   }
   const wait = seconds > 0 ? ' Please wait a few seconds before you try again.' : '';
