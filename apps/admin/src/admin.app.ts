@@ -1,9 +1,10 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import type { NextFunction, Request, Response } from 'express';
 import { configureHttpApp } from '@gatehouse/http';
 import { AdminModule, type AdminModuleOptions } from './admin.module.js';
+import { buildOpenApiDocument } from './openapi.js';
 import { jsonBodies } from './problem/json-bodies.js';
 
 /**
@@ -18,16 +19,7 @@ function noStore(_req: Request, res: Response, next: NextFunction): void {
 }
 
 function setupOpenApi(app: NestExpressApplication): void {
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('Gatehouse admin API')
-      .setVersion('1')
-      .setDescription('Bearer tokens for api://gatehouse-admin/.default, issued by the tenant token endpoint.')
-      .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
-      .build(),
-  );
-  SwaggerModule.setup('admin/docs', app, document, { jsonDocumentUrl: 'admin/openapi.json', raw: ['json'] });
+  SwaggerModule.setup('admin/docs', app, buildOpenApiDocument(app), { jsonDocumentUrl: 'admin/openapi.json', raw: ['json'] });
 }
 
 /** Builds the admin app with everything production has; `main.ts` and tests both call this. */
