@@ -5,7 +5,6 @@ import { DocService } from '@gatehouse/docs';
 import { AdminController, ApiJsonBody } from '../auth/admin-controller.js';
 import { type AdminPrincipal, Principal } from '../auth/principal.js';
 import { RequirePermission } from '../auth/require-permission.js';
-import { ResetUserResponse } from '../dto/outreach-responses.dto.js';
 import { UserResponse } from '../dto/responses.dto.js';
 import { ResetPasswordDto } from '../dto/user-credentials.dto.js';
 
@@ -31,7 +30,7 @@ export class UserCredentialsController {
   @ApiOperation({ summary: 'Reset a user’s password (a generated one, or a mailed link)' })
   @ApiJsonBody(ResetPasswordDto, { mode: 'activation-link' })
   @RequirePermission('Users.Manage')
-  @ApiOkResponse({ type: ResetUserResponse })
+  @ApiOkResponse({ type: UserResponse })
   resetPassword(@Principal() principal: AdminPrincipal, @Param('id') id: string, @Body() body: ResetPasswordDto): Promise<ResetUser> {
     return this.credentials.resetPassword(principal.tenantId, principal, id, body.mode);
   }

@@ -1,12 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
-import { SingleLine } from './decorators.js';
+import { IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { Optional, SingleLine } from './decorators.js';
+
+const IDENTIFIER = /^(api|https):\/\/\S+$/;
 
 export class CreateApiDto {
-  @ApiProperty({ example: 'api://orders', maxLength: 200 })
+  @ApiProperty({ example: 'api://orders', maxLength: 200, pattern: IDENTIFIER.source })
   @IsString()
   @MaxLength(200)
-  @Matches(/^(api|https):\/\/\S+$/, { message: 'identifier must be an api://… or https://… URI' })
+  @Matches(IDENTIFIER, { message: 'identifier must be an api://… or https://… URI' })
   identifier: string;
 
   @ApiProperty({ maxLength: 200 })
@@ -25,7 +27,7 @@ export class CreateScopeDto {
   value: string;
 
   @ApiPropertyOptional({ maxLength: 500 })
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(500)
   @SingleLine()

@@ -1,21 +1,22 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
 import { EMAIL_STATUSES, type EmailStatus } from '@gatehouse/mail';
 import { INVITATION_STATUSES, type InvitationStatus } from '@gatehouse/invitations';
 import { SLUG } from './docs.dto.js';
 import { PageQueryDto } from './page.dto.js';
+import { Optional } from './decorators.js';
 
 /** How long the link is valid, from now: hours, or minutes for a short-lived one (not both). */
 export class InvitationLifetimeDto {
   @ApiPropertyOptional({ minimum: 1, maximum: 720, default: 168, description: 'Validity of the link in hours (or give expiresInMinutes).' })
-  @IsOptional()
+  @Optional()
   @IsInt()
   @Min(1)
   @Max(720)
   expiresInHours?: number;
 
   @ApiPropertyOptional({ minimum: 5, maximum: 43200, description: 'Validity in minutes, for a short-lived link (instead of expiresInHours).' })
-  @IsOptional()
+  @Optional()
   @IsInt()
   @Min(5)
   @Max(43200)
@@ -43,14 +44,14 @@ export class ResendInvitationDto extends InvitationLifetimeDto {}
 
 export class InvitationQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ enum: INVITATION_STATUSES })
-  @IsOptional()
+  @Optional()
   @IsIn(INVITATION_STATUSES)
   status?: InvitationStatus;
 }
 
 export class EmailQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ enum: EMAIL_STATUSES })
-  @IsOptional()
+  @Optional()
   @IsIn(EMAIL_STATUSES)
   status?: EmailStatus;
 }

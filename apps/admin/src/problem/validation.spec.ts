@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { describe, expect, it } from 'vitest';
 import { CreateInvitationDto } from '../dto/invitations.dto.js';
-import { CreateUserDto } from '../dto/users.dto.js';
+import { CreateUserDto, UpdateUserDto } from '../dto/users.dto.js';
 import { ValidationFailedError } from './problem.js';
 import { createValidationPipe } from './validation.js';
 
@@ -40,5 +40,14 @@ describe('validation problems: one message per field, the first rule that fails'
       { field: 'sections', message: 'each value in sections must be a string' },
       { field: 'expiresInHours', message: 'expiresInHours must be an integer number' },
     ]);
+  });
+
+  it('an optional field may be left out, but null is a value and checked (a null email was a 500)', async () => {
+    const error = await refusal(UpdateUserDto, { email: null, displayName: null });
+    expect(error.errors).toEqual([
+      { field: 'email', message: 'email must be a string' },
+      { field: 'displayName', message: 'displayName must be a string' },
+    ]);
+    await expect(createValidationPipe().transform({}, { type: 'body', metatype: UpdateUserDto })).resolves.toEqual({});
   });
 });
