@@ -1,6 +1,12 @@
 import { Initial1795384889995 } from './1795384889995-Initial.js';
 import { LoginSourceThrottles1795399223055 } from './1795399223055-LoginSourceThrottles.js';
+import { CertificatesAssertionsAndSourceThrottles1795435045454 } from './1795435045454-CertificatesAssertionsAndSourceThrottles.js';
 import { InvitationLinkHistory1795435068561 } from './1795435068561-InvitationLinkHistory.js';
 
 /** Every migration, in order. Listed explicitly: a glob would load some files twice. */
-export const MIGRATIONS = [Initial1795384889995, LoginSourceThrottles1795399223055, InvitationLinkHistory1795435068561];
+export const MIGRATIONS = [
+  Initial1795384889995,
+  LoginSourceThrottles1795399223055,
+  CertificatesAssertionsAndSourceThrottles1795435045454,
+  InvitationLinkHistory1795435068561,
+];

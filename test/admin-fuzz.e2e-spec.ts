@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DocService } from '@gatehouse/docs';
 import { createAdminApp } from '../apps/admin/src/admin.app.js';
 import { AdminFixtures, type OperatorFixture, type TenantFixture } from './support/admin-fixtures.js';
+import { makeCertificate } from './support/client-certificates.js';
 import { LogCapture } from './support/log-capture.js';
 import {
   type OpenApiDocument,
@@ -105,6 +106,7 @@ describe('admin API fuzzed from its own OpenAPI document', () => {
   let a: World;
   let b: World;
   let document: OpenApiDocument;
+  const certificatePem = makeCertificate({ type: 'ec', name: 'fuzz.example.com' }).pem;
 
   async function call(token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }> {
     const response = await fetch(`${base}/admin/v1${path}`, {
@@ -146,7 +148,7 @@ describe('admin API fuzzed from its own OpenAPI document', () => {
       users,
       clients,
       keyIds: [secret.keyId],
-      apis: [api.id],
+      apis: [api.id, tenant.adminApi.id],
       scopes: [`api://${tag}-orders/Orders.Read`, `api://${tag}-orders/.default`, `${api.appId}/Orders.Read`],
       slugs: [slug],
       invitations: [invitation.id],
@@ -170,6 +172,7 @@ describe('admin API fuzzed from its own OpenAPI document', () => {
     if (field === 'id' && path.startsWith('/admin/v1/apis')) return either(a.apis, b.apis);
     if (field === 'id' && path.startsWith('/admin/v1/invitations')) return either(a.invitations, b.invitations);
     if (field === 'id' && path.startsWith('/admin/v1/emails')) return either(a.emails, b.emails);
+    if (field === 'certificate') return fc.constantFrom(certificatePem, `${certificatePem}x`, certificatePem.replace('CERTIFICATE', 'PRIVATE KEY'));
     if (field === 'email' || field === 'contactEmail') return fc.oneof(fc.emailAddress(), fc.constant(`x${Date.now()}@example.com`));
     // A generated password costs an argon2 hash (tens of milliseconds): mostly the mailed link, then.
     if (field === 'password' || field === 'mode') return fc.oneof({ arbitrary: fc.constant('activation-link'), weight: 5 }, { arbitrary: fc.constant('generate'), weight: 1 });

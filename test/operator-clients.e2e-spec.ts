@@ -7,6 +7,7 @@ import type { Actor } from '@gatehouse/audit';
 import { ClientService } from '@gatehouse/clients';
 import { createAdminApp } from '../apps/admin/src/admin.app.js';
 import { AdminFixtures, type OperatorFixture, type TenantFixture } from './support/admin-fixtures.js';
+import { makeCertificate } from './support/client-certificates.js';
 import { LogCapture } from './support/log-capture.js';
 import { testConfig } from './support/test-config.js';
 import { type TestDatabase, createTestDatabase } from './support/test-database.js';
@@ -35,13 +36,15 @@ describe('admin API: operator clients belong to their owner and the Administrato
     (await call('get', `/clients/${clientId}/secrets`, admin.token)).body.map((s: { keyId: string; revokedAt: string | null }) => s);
 
   /** Every credential or state change on someone else's operator client, as `actor` would try it. */
-  async function everyChange(target: OperatorFixture, actor: OperatorFixture, keyId: string) {
+  async function everyChange(target: OperatorFixture & { certificateKeyId?: string }, actor: OperatorFixture, keyId: string) {
     return {
       mint: await call('post', `/clients/${target.clientId}/secrets`, actor.token, {}),
       revoke: await call('delete', `/clients/${target.clientId}/secrets/${keyId}`, actor.token),
       disable: await call('post', `/clients/${target.clientId}/disable`, actor.token),
       enable: await call('post', `/clients/${target.clientId}/enable`, actor.token),
       create: await call('post', '/clients', actor.token, { displayName: 'in their name', ownerUserId: target.user.id }),
+      addCertificate: await call('post', `/clients/${target.clientId}/certificates`, actor.token, { certificate: makeCertificate({ type: 'ec' }).pem }),
+      removeCertificate: await call('delete', `/clients/${target.clientId}/certificates/${target.certificateKeyId}`, actor.token),
     };
   }
 
@@ -64,13 +67,16 @@ describe('admin API: operator clients belong to their owner and the Administrato
   it("a ContactPerson can neither revoke, mint, disable nor enable an Administrator's client (403, nothing changed)", async () => {
     const minted = await call('post', `/clients/${admin.clientId}/secrets`, admin.token, { displayName: 'admin cli' });
     expect(minted.status).toBe(201);
+    const certificate = await call('post', `/clients/${admin.clientId}/certificates`, admin.token, { certificate: makeCertificate({ type: 'ec' }).pem });
+    expect(certificate.status).toBe(201);
     const before = await secretKeyIds(admin.clientId);
-    const answers = await everyChange(admin, contact, minted.body.keyId);
+    const answers = await everyChange({ ...admin, certificateKeyId: certificate.body.keyId }, contact, minted.body.keyId);
     for (const [name, answer] of Object.entries(answers)) {
       expect(answer.status, name).toBe(403);
       expect(answer.body.code, name).toBe('owner_privileged');
     }
     expect(await secretKeyIds(admin.clientId)).toEqual(before);
+    expect((await call('get', `/clients/${admin.clientId}/certificates`, admin.token)).body).toHaveLength(1);
     expect((await call('get', `/clients/${admin.clientId}`, admin.token)).body.state).toBe('active');
     expect((await call('get', '/tenant', admin.token)).status).toBe(200); // the Administrator still gets in
   });

@@ -15,6 +15,7 @@ import { TokensModule } from '@gatehouse/tokens';
 import { AdminAuthGuard } from './auth/admin-auth.guard.js';
 import { ApisController } from './controllers/apis.controller.js';
 import { AuditController } from './controllers/audit.controller.js';
+import { ClientCertificatesController } from './controllers/client-certificates.controller.js';
 import { ClientsController } from './controllers/clients.controller.js';
 import { DocSectionsController } from './controllers/doc-sections.controller.js';
 import { EmailsController } from './controllers/emails.controller.js';
@@ -35,6 +36,7 @@ export const ADMIN_CONTROLLERS = [
   UserCredentialsController,
   ApisController,
   ClientsController,
+  ClientCertificatesController,
   AuditController,
   DocSectionsController,
   InvitationsController,

@@ -4,7 +4,7 @@ import { SecretExpiryWarningService } from '@gatehouse/clients';
 import { InvitationSweepService } from '@gatehouse/invitations';
 import { OutboxDeliveryService } from '@gatehouse/mail';
 import { SessionService } from '@gatehouse/sessions';
-import { ClientAuthenticator, SigningKeyService } from '@gatehouse/tokens';
+import { AssertionReplayGuard, AuthFailureTracker, SigningKeyService } from '@gatehouse/tokens';
 import { type Schedule, schedulesWith } from './schedules.js';
 import { WORKER_JOB_OPTIONS, type WorkerJobOptions } from './worker-options.js';
 
@@ -17,7 +17,8 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
 
   constructor(
     private readonly signingKeys: SigningKeyService,
-    private readonly authenticator: ClientAuthenticator,
+    private readonly authFailures: AuthFailureTracker,
+    private readonly assertionReplays: AssertionReplayGuard,
     private readonly logins: LoginService,
     private readonly sessions: SessionService,
     private readonly delivery: OutboxDeliveryService,
@@ -36,9 +37,13 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
     this.every(schedules.sessionPurge, () => this.sessions.purgeEnded());
   }
 
-  /** Client-authentication and login-source counters whose window and block are over. */
+  /** Failure counters whose window and block are over, and jtis of client assertions that expired. */
   async purgeThrottles(): Promise<number> {
-    return (await this.authenticator.purgeStaleThrottles()) + (await this.logins.purgeStaleSourceThrottles());
+    return (
+      (await this.authFailures.purgeStale()) +
+      (await this.logins.purgeStaleSourceThrottles()) +
+      (await this.assertionReplays.purgeExpired())
+    );
   }
 
   onApplicationShutdown(): void {

@@ -5,7 +5,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { type User, UserRepository } from '@gatehouse/accounts';
 import { type Actor, AuditService } from '@gatehouse/audit';
 import { type Page, type PageRequest, decodeCursor, pageSize, toPage } from '@gatehouse/database';
-import { SecretHasher, generateOpaqueSecret } from '@gatehouse/crypto';
+import { SecretHasher, generateClientSecret, secretHint } from '@gatehouse/crypto';
 import { announceChange } from '@gatehouse/database';
 import type { ApiClient, ClientState } from './api-client.entity.js';
 import { ClientError, ClientErrorCode } from './client.errors.js';
@@ -132,12 +132,12 @@ export class ClientService {
     }
     return this.transaction(em, async (tx) => {
       const client = await this.requireManageable(tenantId, actor, clientId, tx);
-      const secretText = generateOpaqueSecret();
+      const secretText = generateClientSecret();
       const secret = await this.clients.insertSecret(tx, {
         tenantId,
         apiClientId: client.id,
         keyId: randomUUID(),
-        hint: secretText.slice(0, 3),
+        hint: secretHint(secretText),
         displayName: input.displayName ?? '',
         secretHash: this.hasher.hash(secretText),
         expiresAt: new Date(Date.now() + days * DAY_MS),

@@ -1,5 +1,6 @@
 export * from './api-client.entity.js';
 export * from './client-secret.entity.js';
+export * from './client-certificate.entity.js';
 export * from './client-scope-grant.entity.js';
 export * from './client.errors.js';
 export * from './client.repository.js';
@@ -7,5 +8,7 @@ export * from './client.view.js';
 export * from './scope-resolver.js';
 export * from './operator-client.policy.js';
 export * from './client.service.js';
+export * from './certificate-parser.js';
+export * from './client-certificate.service.js';
 export * from './secret-expiry-warning.service.js';
 export * from './clients.module.js';

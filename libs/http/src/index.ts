@@ -3,3 +3,5 @@ export * from './metrics.js';
 export * from './operations.module.js';
 export * from './configure-app.js';
 export * from './json-shape.js';
+export * from './source-address.js';
+export * from './dev-tls.js';

@@ -1,6 +1,15 @@
 /** A mail ready for the outbox: plain text and HTML of the same message. */
 export interface RenderedEmail {
-  template: 'invitation' | 'activation' | 'password-reset' | 'password-changed' | 'secret-expiry';
+  template:
+    | 'invitation'
+    | 'activation'
+    | 'password-reset'
+    | 'password-changed'
+    | 'secret-expiry'
+    // credential-templates.ts:
+    | 'client-auth-burst'
+    | 'secret-leaked'
+    | 'certificate-expiry';
   subject: string;
   text: string;
   html: string;
@@ -13,7 +22,7 @@ export function escapeHtml(value: string): string {
 }
 
 /** Subjects are one line whatever the data says. */
-function oneLine(value: string): string {
+export function oneLine(value: string): string {
   return value.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ').slice(0, 200);
 }
 

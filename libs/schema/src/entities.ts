@@ -4,8 +4,8 @@ import { DocSection, DocSectionGrant } from '@gatehouse/docs';
 import { Invitation, SupersededInvitationLink } from '@gatehouse/invitations';
 import { Email } from '@gatehouse/mail';
 import { Api, ApiScope } from '@gatehouse/apis';
-import { ApiClient, ClientScopeGrant, ClientSecret } from '@gatehouse/clients';
-import { ClientAuthThrottle, SigningKey } from '@gatehouse/tokens';
+import { ApiClient, ClientCertificate, ClientScopeGrant, ClientSecret } from '@gatehouse/clients';
+import { ClientAuthThrottle, SigningKey, SourceThrottle, UsedClientAssertion } from '@gatehouse/tokens';
 import { AuditEvent } from '@gatehouse/audit';
 import { Session } from '@gatehouse/sessions';
 
@@ -17,9 +17,12 @@ export const ENTITIES = [
   ApiScope,
   ApiClient,
   ClientSecret,
+  ClientCertificate,
   ClientScopeGrant,
   SigningKey,
   ClientAuthThrottle,
+  SourceThrottle,
+  UsedClientAssertion,
   LoginSourceThrottle,
   AuditEvent,
   Session,

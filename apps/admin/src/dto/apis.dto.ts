@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsIn, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { Optional, SingleLine } from './decorators.js';
 
 const IDENTIFIER = /^(api|https):\/\/\S+$/;
@@ -17,6 +17,26 @@ export class CreateApiDto {
   @MaxLength(200)
   @SingleLine()
   displayName: string;
+
+  @ApiPropertyOptional({ enum: [1, 2], default: 2, description: "Entra's requestedAccessTokenVersion: 1 = aud is the identifier URI, v1 claims and issuer" })
+  @Optional()
+  @IsIn([1, 2])
+  accessTokenVersion?: 1 | 2;
+}
+
+export class UpdateApiDto {
+  @ApiPropertyOptional({ maxLength: 200 })
+  @Optional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  @SingleLine()
+  displayName?: string;
+
+  @ApiPropertyOptional({ enum: [1, 2] })
+  @Optional()
+  @IsIn([1, 2])
+  accessTokenVersion?: 1 | 2;
 }
 
 export class CreateScopeDto {

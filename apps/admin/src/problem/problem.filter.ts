@@ -61,7 +61,13 @@ export function clientStatus(code: ClientErrorCode): number {
   switch (code) {
     case ClientErrorCode.NotFound:
     case ClientErrorCode.SecretNotFound:
+    case ClientErrorCode.CertificateNotFound:
       return 404;
+    case ClientErrorCode.InvalidCertificate:
+    case ClientErrorCode.CertificateExpired:
+      return 400;
+    case ClientErrorCode.CertificateTaken:
+      return 409;
     case ClientErrorCode.OwnerNotFound:
     case ClientErrorCode.UnknownScopes:
     case ClientErrorCode.AdminScopesNotAssignable:
