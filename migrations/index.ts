@@ -3,6 +3,7 @@ import { LoginSourceThrottles1795399223055 } from './1795399223055-LoginSourceTh
 import { AccessRequestsAndHandovers1795434909890 } from './1795434909890-AccessRequestsAndHandovers.js';
 import { RequestScopesOfAdminApi1795434909891 } from './1795434909891-RequestScopesOfAdminApi.js';
 import { CertificatesAssertionsAndSourceThrottles1795435045454 } from './1795435045454-CertificatesAssertionsAndSourceThrottles.js';
+import { InvitationLinkHistory1795435068561 } from './1795435068561-InvitationLinkHistory.js';
 
 /** Every migration, in order. Listed explicitly: a glob would load some files twice. */
 export const MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   AccessRequestsAndHandovers1795434909890,
   RequestScopesOfAdminApi1795434909891,
   CertificatesAssertionsAndSourceThrottles1795435045454,
+  InvitationLinkHistory1795435068561,
 ];

@@ -61,14 +61,13 @@ describe('admin API: guardrails', () => {
     expect((await call('get', '/tenant', admin.token)).status).toBe(200);
   });
 
-  it('a ContactPerson manages peers and plain users, and their clients', async () => {
+  it("a ContactPerson manages peers and plain users, but not a peer's operator clients", async () => {
     const renamed = await call('patch', `/users/${otherContact.user.id}`, contact.token, { displayName: 'Renamed' });
     expect(renamed.status).toBe(200);
     expect(renamed.body.displayName).toBe('Renamed');
     const owned = await call('post', '/clients', contact.token, { displayName: 'peer tool', ownerUserId: otherContact.user.id });
-    expect(owned.status).toBe(201);
-    expect(owned.body.state).toBe('active');
-    expect((await call('post', `/clients/${owned.body.clientId}/secrets`, contact.token, {})).status).toBe(201);
+    expectProblem(owned, 403, 'owner_privileged');
+    expectProblem(await call('post', `/clients/${otherContact.clientId}/secrets`, contact.token, {}), 403, 'owner_privileged');
     const plain = await call('post', '/users', contact.token, { username: 'plain', email: 'plain@example.com', displayName: 'P' });
     expect((await call('post', `/users/${plain.body.id}/disable`, contact.token)).body.status).toBe('disabled');
   });

@@ -1,3 +1,7 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import { METHOD_METADATA } from '@nestjs/common/constants.js';
 import request from 'supertest';
@@ -25,6 +29,7 @@ describe('admin API: authentication, authorization, tenancy, validation', () => 
   let auditorA: OperatorFixture;
   let adminB: OperatorFixture;
   const bodies: string[] = [];
+  const cacheControls = new Map<string, string | undefined>();
 
   async function call(method: Method, path: string, token: string | undefined, body?: unknown) {
     let req = request(app.getHttpServer())[method](`/admin/v1${path}`);
@@ -32,6 +37,7 @@ describe('admin API: authentication, authorization, tenancy, validation', () => 
     if (body !== undefined) req = req.send(body as object);
     const response = await req;
     bodies.push(response.text ?? '');
+    cacheControls.set(`${method} ${path} → ${response.status}`, response.headers['cache-control']);
     return response;
   }
 
@@ -248,6 +254,25 @@ describe('admin API: authentication, authorization, tenancy, validation', () => 
     await request(app.getHttpServer()).get('/admin/docs/').expect(200);
   });
 
+  it('serves an OpenAPI document that Redocly lints clean with the repository’s rules', async () => {
+    const doc = await request(app.getHttpServer()).get('/admin/openapi.json').expect(200);
+    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-openapi-'));
+    try {
+      writeFileSync(join(dir, 'openapi.json'), doc.text);
+      const root = join(import.meta.dirname, '..');
+      const lint = spawnSync(join(root, 'node_modules/.bin/redocly'), ['lint', '--config', join(root, 'redocly.yaml'), join(dir, 'openapi.json')], {
+        encoding: 'utf8',
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      });
+      expect(lint.status, `${lint.stdout}\n${lint.stderr}`.slice(-3000)).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const operations = Object.values(doc.body.paths as Record<string, Record<string, Json>>).flatMap((item) => Object.values(item));
+    expect(operations.length).toBeGreaterThanOrEqual(30);
+    for (const operation of operations) expect(operation.summary, operation.operationId).toEqual(expect.any(String));
+  }, 60_000);
+
   it('survives a small fuzz over every documented operation: no 5xx, always problem+json on errors', async () => {
     const doc = await request(app.getHttpServer()).get('/admin/openapi.json').expect(200);
     const payloads: unknown[] = [undefined, [], { zzz: 1 }, { displayName: { $ne: 1 }, scopes: 'x', value: null }, { displayName: 'ok', identifier: 'api://\r\nx' }];
@@ -275,6 +300,18 @@ describe('admin API: authentication, authorization, tenancy, validation', () => 
     expect(audit.body.items.map((e: Json) => e.action)).toEqual(['user.created']);
     expect(audit.text).not.toContain(created.body.initialPassword);
     expect(audit.body.items[0].actor).toEqual({ type: 'user', userId: adminA.user.id, clientId: adminA.clientId });
+  });
+
+  it('no answer may be cached: every response of the admin API says no-store (secrets, passwords, problems alike)', async () => {
+    const direct = [
+      await request(app.getHttpServer()).get('/admin/v1/clients'),
+      await request(app.getHttpServer()).post('/admin/v1/clients').set('content-type', 'application/json').send('{'),
+      await request(app.getHttpServer()).get('/admin/openapi.json'),
+    ];
+    for (const response of direct) cacheControls.set(`direct ${response.status}`, response.headers['cache-control']);
+    expect(cacheControls.size).toBeGreaterThan(100);
+    const cacheable = [...cacheControls].filter(([, value]) => value !== 'no-store');
+    expect(cacheable).toEqual([]);
   });
 
   it('never returned a hash', () => {

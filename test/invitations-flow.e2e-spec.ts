@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActivationService } from '@gatehouse/accounts';
 import { DocService } from '@gatehouse/docs';
-import { InvitationService } from '@gatehouse/invitations';
+import { InvitationLinkService } from '@gatehouse/invitations';
 import { OutboxDeliveryService } from '@gatehouse/mail';
 import { createAdminApp } from '../apps/admin/src/admin.app.js';
 import { AdminFixtures, type OperatorFixture, type TenantFixture } from './support/admin-fixtures.js';
@@ -40,7 +40,7 @@ describe('invitations, documentation sections and account links', () => {
     return body === undefined ? req : req.send(body as object);
   };
   const deliver = () => app.get(OutboxDeliveryService).deliverDue(50);
-  const invitations = () => app.get(InvitationService);
+  const invitations = () => app.get(InvitationLinkService);
   async function invite(userId: string, sections: string[], extra: Json = {}): Promise<{ view: Json; token: string }> {
     const before = sink.messages.length;
     const created = await call('post', '/invitations', { userId, sections, ...extra });
@@ -59,8 +59,8 @@ describe('invitations, documentation sections and account links', () => {
     fixtures = new AdminFixtures(app, config);
     tenant = await fixtures.tenant();
     contact = await fixtures.operator(tenant, ['ContactPerson']);
-    alice = (await call('post', '/users', { username: 'alice', email: 'alice@example.com', displayName: 'Alice <b>&' })).body;
-    bob = (await call('post', '/users', { username: 'bob', email: 'bob@example.com', displayName: 'Bob' })).body;
+    alice = (await call('post', '/users', { username: 'alice', email: 'alice@example.com', displayName: 'Alice <b>&', password: 'generate' })).body;
+    bob = (await call('post', '/users', { username: 'bob', email: 'bob@example.com', displayName: 'Bob', password: 'generate' })).body;
     for (const slug of ['orders-api', 'billing']) {
       const made = await call('post', '/doc-sections', { slug, title: `Title ${slug}`, body: `# ${slug}\n\ntext` });
       expect(made.status).toBe(201);
@@ -126,8 +126,11 @@ describe('invitations, documentation sections and account links', () => {
     await deliver();
     const second = tokenIn(sink.messages.at(-1)!, 'invitations');
     expect(second).not.toBe(first.token);
-    await expect(invitations().lookup(tenant.tenantId, first.token)).rejects.toMatchObject({ code: 'invitation_not_found' });
-    await expect(invitations().accept(tenant.tenantId, bob.id, first.token)).rejects.toMatchObject({ code: 'invitation_not_found' });
+    const replaced = await invitations().lookup(tenant.tenantId, first.token);
+    expect(replaced).toMatchObject({ invitationId: first.view.id, status: 'superseded' });
+    expect(replaced.linkSentAt.getTime()).toBeGreaterThan(Date.parse(first.view.createdAt));
+    await expect(invitations().accept(tenant.tenantId, bob.id, first.token)).rejects.toMatchObject({ code: 'invitation_superseded' });
+    expect((await dataSource.query(`SELECT count(*)::int AS n FROM superseded_invitation_links`))[0].n).toBe(1);
 
     const revoked = await call('post', `/invitations/${first.view.id}/revoke`);
     expect(revoked.body.status).toBe('revoked');
@@ -160,7 +163,7 @@ describe('invitations, documentation sections and account links', () => {
   });
 
   it('a disabled user is not invited, and their pending invitation is not resent', async () => {
-    const dora = (await call('post', '/users', { username: 'dora', email: 'dora@example.com', displayName: 'Dora' })).body;
+    const dora = (await call('post', '/users', { username: 'dora', email: 'dora@example.com', displayName: 'Dora', password: 'generate' })).body;
     const pending = await invite(dora.id, ['billing']);
     expect((await call('post', `/users/${dora.id}/disable`)).status).toBe(200);
     const refused = await call('post', '/invitations', { userId: dora.id, sections: ['billing'] });

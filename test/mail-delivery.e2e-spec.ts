@@ -39,7 +39,7 @@ describe('mail outbox: SMTP down, backoff, abandon, retry, bad input', () => {
     const fixtures = new AdminFixtures(app, config);
     const tenant = await fixtures.tenant();
     contact = await fixtures.operator(tenant, ['ContactPerson']);
-    user = (await call('post', '/users', { username: 'erin', email: 'erin@example.com', displayName: 'Erin' })).body;
+    user = (await call('post', '/users', { username: 'erin', email: 'erin@example.com', displayName: 'Erin', password: 'generate' })).body;
     await call('post', '/doc-sections', { slug: 'guide', title: 'Guide', body: 'x' });
   });
 
@@ -73,7 +73,7 @@ describe('mail outbox: SMTP down, backoff, abandon, retry, bad input', () => {
 
   it('a message that keeps failing ends abandoned, is listed, and retry requeues it', async () => {
     sink.refuse = (address) => address.startsWith('bounce');
-    const bounce = (await call('post', '/users', { username: 'bounce', email: 'bounce@example.com', displayName: 'B' })).body;
+    const bounce = (await call('post', '/users', { username: 'bounce', email: 'bounce@example.com', displayName: 'B', password: 'generate' })).body;
     await call('post', '/invitations', { userId: bounce.id, sections: ['guide'] });
     for (let i = 0; i < 5; i++) {
       await makeDue();

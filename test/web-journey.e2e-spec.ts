@@ -137,10 +137,15 @@ describe('web UI in a browser', () => {
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.waitForURL((url) => url.pathname === '/login');
     await shots.take(page, 'logged-out');
-    await page.goto(link);
+    const goneAnonymously = await page.goto(link); // a used link says so to anyone, without naming a section
+    expect(goneAnonymously?.status()).toBe(410);
+    await expect(page.locator('main').textContent()).resolves.toContain('already been used');
+    await expect(page.locator('main').textContent()).resolves.not.toContain('Getting started');
+    await shots.take(page, 'link-gone-anonymous');
+    await page.goto(`${publicUrl}/login`);
     await logIn(page, 'walter', NEW_PASSWORD);
-    await page.waitForURL(link);
-    const gone = await page.reload();
+    await page.waitForURL((url) => url.pathname === '/docs');
+    const gone = await page.goto(link);
     expect(gone?.status()).toBe(410);
     expect(gone?.headers()['referrer-policy']).toBe('no-referrer');
     expect(gone?.headers()['cache-control']).toBe('no-store');

@@ -70,7 +70,7 @@ describe('web UI: invitation and activation links', () => {
     await database?.drop();
   });
 
-  it('sends an anonymous visitor to the login prompt and back, without caching or referrer', async () => {
+  it('sends an anonymous visitor who has a password to the login prompt and back, without caching or referrer', async () => {
     const { path } = await invite('ann');
     const res = await request(app.getHttpServer()).get(path).expect(303);
     expect(res.headers.location).toBe(`/login?returnTo=${path}`);
@@ -116,6 +116,49 @@ describe('web UI: invitation and activation links', () => {
     expect((await eve.agent.get('/docs/guide')).status).toBe(404);
     expect((await ben.agent.get('/docs/x%00y')).status).toBe(404);
     expect((await ben.agent.get('/invitations/x%00y')).status).toBe(404);
+  });
+
+  it('a dead link says so to every visitor, signed in or not, naming whom to ask and no section', async () => {
+    const anonymous = () => request(app.getHttpServer());
+    const used = await invite('gus');
+    const gus = await web.login('gus');
+    const page = await gus.agent.get(used.path);
+    expect((await gus.agent.post(used.path).set('Origin', ORIGIN).type('form').send({ _csrf: csrfOf(page.text) })).status).toBe(303);
+    const expired = await invite('hana');
+    await app.get(DataSource).query(`UPDATE invitations SET expires_at = now() - interval '1 second' WHERE id = $1`, [expired.id]);
+    const revoked = await invite('ivan');
+    await app.get(InvitationService).revoke(tenantId, contact, revoked.id);
+    for (const [path, says] of [
+      [used.path, 'already been used'],
+      [expired.path, 'expired'],
+      [revoked.path, 'withdrawn'],
+    ] as const) {
+      const res = await anonymous().get(path);
+      expect(res.status, path).toBe(410);
+      expect(res.text).toContain(says);
+      expect(res.text).toContain('carla@acme.example');
+      expect(res.text).not.toContain('Guide'); // the section's title: not for anonymous eyes
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+      expect((await anonymous().post(path).type('form').send({})).status).toBe(403); // no CSRF token, nothing done
+    }
+  });
+
+  it('a link replaced by a resend answers 410 with the day the newer one was sent', async () => {
+    const first = await invite('jill');
+    await app.get(InvitationService).resend(tenantId, contact, first.id);
+    const [{ sent }] = await app.get(DataSource).query(`SELECT link_sent_at AS sent FROM invitations WHERE id = $1`, [first.id]);
+    const expected = new Date(sent).toISOString().slice(0, 16).replace('T', ' ');
+    const anonymous = await request(app.getHttpServer()).get(first.path);
+    expect(anonymous.status).toBe(410);
+    expect(anonymous.text).toContain(`A newer link was sent to you on ${expected} UTC`);
+    expect(anonymous.text).not.toContain('Check that you copied it');
+    const jill = await web.login('jill');
+    const signedIn = await jill.agent.get(first.path);
+    expect(signedIn.status).toBe(410);
+    const accept = await jill.agent.post(first.path).set('Origin', ORIGIN).type('form').send({ _csrf: csrfOf((await jill.agent.get('/docs')).text) });
+    expect(accept.status).toBe(410);
+    expect(accept.text).toContain('A newer link was sent to you on');
   });
 
   it('answers 410 for an expired or revoked link, naming whom to ask, and 404 for an unknown one', async () => {

@@ -145,6 +145,51 @@ describe('web UI: lockout and passwords', () => {
     expect(hash).toMatch(/^\$argon2id\$/);
   });
 
+  it('a wrong current password on /password counts toward the same lockout as a login, is refused while locked, and is audited', async () => {
+    await web.user('rita');
+    const { agent } = await web.login('rita');
+    const page = await agent.get('/password').expect(200);
+    const change = (current: string) =>
+      agent
+        .post('/password')
+        .set('Origin', ORIGIN)
+        .type('form')
+        .send({ _csrf: csrfOf(page.text), currentPassword: current, newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD });
+    const skipShortWait = () => dataSource.query(`UPDATE users SET locked_until = NULL WHERE username = 'rita'`);
+    for (let attempt = 1; attempt <= 2; attempt++) {
+      await skipShortWait();
+      expect((await web.login('rita', 'wrong password attempt')).res.status).toBe(401);
+    }
+    for (let attempt = 3; attempt <= 5; attempt++) {
+      await skipShortWait();
+      const wrong = await change('not the current one!');
+      expect((await state('rita')).failures).toBe(attempt); // one counter for both doors
+      expect(wrong.status).toBe(attempt < 5 ? 400 : 429);
+    }
+    const lockedPage = await change('not the current one!');
+    expect(lockedPage.status).toBe(429);
+    expect(lockedPage.text).toMatch(/locked until \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+    expect(Number(lockedPage.headers['retry-after'])).toBeGreaterThan(14 * 60);
+    const right = await change(WEB_PASSWORD); // while locked even the right current password is not checked
+    expect(right.status).toBe(429);
+    expect((await state('rita')).failures).toBe(5);
+    expect((await web.login('rita', WEB_PASSWORD)).res.status).toBe(401);
+    const audit = await dataSource.query(
+      `SELECT action, details->>'locked' AS locked, count(*)::int AS n FROM audit_events
+        WHERE target_id = (SELECT id::text FROM users WHERE username = 'rita') AND action LIKE 'user.%failed'
+        GROUP BY 1, 2 ORDER BY 1, 2`,
+    );
+    expect(audit).toEqual([
+      { action: 'user.login.failed', locked: 'false', n: 2 },
+      { action: 'user.login.failed', locked: 'true', n: 1 },
+      { action: 'user.password.change_failed', locked: 'false', n: 3 },
+      { action: 'user.password.change_failed', locked: 'true', n: 2 },
+    ]);
+    await dataSource.query(`UPDATE users SET locked_until = now() - interval '1 second' WHERE username = 'rita'`);
+    expect((await change(WEB_PASSWORD)).status).toBe(303);
+    expect((await state('rita')).failures).toBe(0);
+  });
+
   it('verifies the whole password (no 72-byte truncation) and takes as long for an unknown user', async () => {
     const long = 'a long passphrase that goes on and on, well past seventy-two bytes of UTF-8 text: ünïcödé included';
     await web.user('olga', { password: long });

@@ -59,6 +59,7 @@ export class AdminFixtures {
       email: `${username}@example.com`,
       displayName: username,
       roles,
+      password: 'none',
     });
     const client = await this.app
       .get(ClientService)

@@ -27,6 +27,7 @@ export class WebClient {
       username,
       email: `${username}@example.com`,
       displayName: `${username} Example`,
+      password: 'none',
     });
     await this.dataSource.query(`UPDATE users SET password_hash = $2, must_change_password = $3 WHERE id = $1`, [
       created.id,

@@ -7,6 +7,7 @@ import { ClientsModule } from '@gatehouse/clients';
 import { DocsModule } from '@gatehouse/docs';
 import { InvitationsModule } from '@gatehouse/invitations';
 import { MailModule } from '@gatehouse/mail';
+import { ProvisioningModule } from '@gatehouse/provisioning';
 import type { AppConfig } from '@gatehouse/config';
 import { type CoreOptions, coreImports } from '@gatehouse/schema';
 import { TenantsModule } from '@gatehouse/tenants';
@@ -27,7 +28,6 @@ import { UserCredentialsController } from './controllers/user-credentials.contro
 import { UsersController } from './controllers/users.controller.js';
 import { ProblemFilter } from './problem/problem.filter.js';
 import { createValidationPipe } from './problem/validation.js';
-import { TenantSettingsService } from './tenant-settings.service.js';
 
 export interface AdminModuleOptions extends Partial<CoreOptions> {
   config: AppConfig;
@@ -67,11 +67,11 @@ export class AdminModule {
         DocsModule,
         InvitationsModule,
         AccessProvisioningModule,
+        ProvisioningModule,
       ],
       controllers: ADMIN_CONTROLLERS,
       providers: [
         AdminAuthGuard,
-        TenantSettingsService,
         { provide: APP_PIPE, useFactory: createValidationPipe },
         { provide: APP_FILTER, useClass: ProblemFilter },
       ],

@@ -3,6 +3,11 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AccountLink } from './account-link.entity.js';
 
+export interface PasswordState {
+  hasPassword: boolean;
+  everHadPassword: boolean;
+}
+
 /** Queries of account links and of the credential columns of users (password, lockout). */
 @Injectable()
 export class AccountLinkRepository {
@@ -43,13 +48,29 @@ export class AccountLinkRepository {
     return row ? { id: row.id, userId: row.user_id, purpose: row.purpose } : null;
   }
 
+  /**
+   * Sets (or, with `null`, removes) a user's password. The change time moves whenever a password
+   * is set or taken away (sessions older than it die), but not when a user who never had a
+   * password is left without one: then nothing changed, and they still never had one.
+   */
   async setPassword(em: EntityManager, tenantId: string, userId: string, passwordHash: string | null, mustChange: boolean): Promise<void> {
     await em.query(
-      `UPDATE users SET password_hash = $3, must_change_password = $4, password_changed_at = now(),
+      `UPDATE users SET password_hash = $3::text, must_change_password = $4,
+              password_changed_at = CASE WHEN $3::text IS NULL AND password_hash IS NULL THEN password_changed_at ELSE now() END,
               failed_login_count = 0, locked_until = NULL, updated_at = now()
         WHERE tenant_id = $1 AND id = $2`,
       [tenantId, userId, passwordHash, mustChange],
     );
+  }
+
+  /** Whether the user can log in with a password now, and whether they ever had one. */
+  async passwordState(em: EntityManager, tenantId: string, userId: string): Promise<PasswordState> {
+    const rows: Array<{ has: boolean; ever: boolean }> = await em.query(
+      `SELECT password_hash IS NOT NULL AS has, (password_hash IS NOT NULL OR password_changed_at IS NOT NULL) AS ever
+         FROM users WHERE tenant_id = $1 AND id = $2`,
+      [tenantId, userId],
+    );
+    return { hasPassword: rows[0]?.has ?? false, everHadPassword: rows[0]?.ever ?? false };
   }
 
   async unlock(em: EntityManager, tenantId: string, userId: string): Promise<void> {

@@ -7,7 +7,7 @@ import { SecretHasher, generateOpaqueSecret } from '@gatehouse/crypto';
 import { MailOutbox, activationEmail, linkFrom, passwordResetEmail } from '@gatehouse/mail';
 import type { AccountLinkPurpose } from './account-link.entity.js';
 import { AccountError, AccountErrorCode } from './account.errors.js';
-import { AccountLinkRepository } from './account-link.repository.js';
+import { AccountLinkRepository, type PasswordState } from './account-link.repository.js';
 import type { User } from './user.entity.js';
 import { UserRepository } from './user.repository.js';
 
@@ -77,19 +77,34 @@ export class ActivationService {
     return this.dataSource.transaction(async (em) => {
       const link = await this.credentials.consume(em, tenantId, tokenHash);
       if (!link) throw await this.whyNotUsable(em, tenantId, tokenHash);
-      await this.credentials.setPassword(em, tenantId, link.userId, passwordHash, false);
-      const actor: Actor = { type: 'user', userId: link.userId, clientId: null };
-      await this.audit.record(em, {
-        tenantId,
-        actor,
-        action: 'user.password.set_by_link',
-        targetType: 'user',
-        targetId: link.userId,
-        details: { purpose: link.purpose },
-      });
-      for (const hook of this.passwordSetHooks) await hook(em, { tenantId, userId: link.userId, purpose: link.purpose });
+      await this.setChosenPassword(em, tenantId, link.userId, passwordHash, link.purpose);
       return { userId: link.userId };
     });
+  }
+
+  /**
+   * Inside the caller's transaction (which consumes or checks the link): sets the password a person
+   * chose through a link mailed to them (validated and hashed by the caller), kills their other
+   * activation and reset links, and audits it with the kind of link (`purpose`).
+   */
+  async setChosenPassword(em: EntityManager, tenantId: string, userId: string, passwordHash: string, purpose: string): Promise<void> {
+    await this.credentials.invalidateAll(em, tenantId, userId);
+    await this.credentials.setPassword(em, tenantId, userId, passwordHash, false);
+    const actor: Actor = { type: 'user', userId, clientId: null };
+    await this.audit.record(em, {
+      tenantId,
+      actor,
+      action: 'user.password.set_by_link',
+      targetType: 'user',
+      targetId: userId,
+      details: { purpose },
+    });
+    for (const hook of this.passwordSetHooks) await hook(em, { tenantId, userId, purpose });
+  }
+
+  /** Whether the user can log in with a password now, and whether they ever had one. */
+  passwordState(tenantId: string, userId: string, em: EntityManager = this.dataSource.manager): Promise<PasswordState> {
+    return this.credentials.passwordState(em, tenantId, userId);
   }
 
   private async whyNotUsable(em: EntityManager, tenantId: string, tokenHash: Buffer): Promise<AccountError> {

@@ -40,9 +40,9 @@ export class LoginRepository {
   /**
    * Counts one more consecutive failure (not while locked: waiting out a lock is free) in one
    * atomic statement, so parallel attempts each count exactly once; then sets the lock the policy
-   * gives for the new count.
+   * gives for the new count and returns its end (`null` when this failure locks nothing).
    */
-  async recordFailure(userId: string, lockSeconds: (failures: number) => number): Promise<void> {
+  async recordFailure(userId: string, lockSeconds: (failures: number) => number): Promise<Date | null> {
     const rows: Array<{ failed_login_count: number }> = await this.dataSource.query(
       `WITH c AS (UPDATE users SET failed_login_count = failed_login_count + 1
                    WHERE id = $1 AND (locked_until IS NULL OR locked_until <= now())
@@ -51,12 +51,12 @@ export class LoginRepository {
       [userId],
     );
     const seconds = rows[0] ? lockSeconds(rows[0].failed_login_count) : 0;
-    if (seconds > 0) {
-      await this.dataSource.query(
-        `WITH c AS (UPDATE users SET locked_until = now() + make_interval(secs => $2) WHERE id = $1 RETURNING id) SELECT * FROM c`,
-        [userId, seconds],
-      );
-    }
+    if (seconds <= 0) return null;
+    const locked: Array<{ locked_until: Date }> = await this.dataSource.query(
+      `WITH c AS (UPDATE users SET locked_until = now() + make_interval(secs => $2) WHERE id = $1 RETURNING locked_until) SELECT * FROM c`,
+      [userId, seconds],
+    );
+    return locked[0] ? new Date(locked[0].locked_until) : null;
   }
 
   async recordSuccess(userId: string): Promise<void> {

@@ -55,8 +55,15 @@ export type LoginOutcome =
   /** Too many failures from this source address: refused before any password is checked. */
   | { ok: false; throttled: true; retryAfterSeconds: number };
 
+/**
+ * `wrongCurrent`: the current password was not accepted — wrong, or not checked at all because the
+ * account is locked (`lockedUntil`, also when this very failure locked it) or the source address
+ * is blocked (`retryAfterSeconds`).
+ */
 export type PasswordChangeOutcome =
-  { ok: true } | { ok: false; wrongCurrent: true } | { ok: false; wrongCurrent: false; verdict: PasswordVerdict };
+  | { ok: true }
+  | { ok: false; wrongCurrent: true; lockedUntil?: Date; retryAfterSeconds?: number }
+  | { ok: false; wrongCurrent: false; verdict: PasswordVerdict };
 
 /**
  * Checks passwords. Every failed login (unknown user, wrong password, disabled, locked) takes the
@@ -86,32 +93,17 @@ export class LoginService {
     if (blockedUntil) return { ok: false, throttled: true, retryAfterSeconds: secondsUntil(blockedUntil) };
     const candidate = username ? await this.logins.findByUsername(tenantId, username) : null;
     const matches = await this.verify(candidate?.passwordHash ?? null, password);
-    const locked = candidate?.lockedUntil != null && candidate.lockedUntil.getTime() > Date.now();
-    const failed = !candidate || locked || candidate.status !== 'active' || !matches;
-    if (failed && source) {
-      const counted = await this.logins.recordSourceFailure(
-        tenantId,
-        source,
-        SOURCE_WINDOW_SECONDS,
-        SOURCE_FAILURE_LIMIT,
-      );
-      if (counted.failures === SOURCE_FAILURE_LIMIT) {
-        this.logger.warn(
-          `login source blocked tenant=${tenantId} source=${source.slice(0, 64)} failures=${counted.failures}`,
-        );
-      }
+    const locked = isLocked(candidate);
+    if (!candidate || locked || candidate.status !== 'active' || !matches) {
+      await this.countFailure(tenantId, candidate, source);
+      if (candidate) await this.record(candidate, 'user.login.failed', { locked, disabled: candidate.status !== 'active' });
+      return { ok: false };
     }
-    if (!failed && source) {
+    if (source) {
       // Parallel attempts all passed the first check; the failures among them may have blocked the
       // source since. A success counts only if the source is still not blocked.
       const blockedSince = await this.logins.sourceBlockedUntil(tenantId, source);
       if (blockedSince) return { ok: false, throttled: true, retryAfterSeconds: secondsUntil(blockedSince) };
-    }
-    if (!candidate) return { ok: false };
-    if (failed) {
-      if (!locked && candidate.status === 'active') await this.logins.recordFailure(candidate.id, lockSecondsAfter);
-      await this.record(candidate, 'user.login.failed', { locked, disabled: candidate.status !== 'active' });
-      return { ok: false };
     }
     await this.logins.recordSuccess(candidate.id);
     await this.record(candidate, 'user.login.succeeded', {});
@@ -123,15 +115,29 @@ export class LoginService {
     return this.logins.purgeStaleSourceThrottles(SOURCE_WINDOW_SECONDS);
   }
 
-  /** Changes a password: needs the current one, applies the policy, hashes with argon2id. */
+  /**
+   * Changes a password: needs the current one, applies the policy, hashes with argon2id. A wrong
+   * current password is a failed login in every respect — it counts toward the account's lockout
+   * and the source's throttle and is audited — and while the account is locked or the source
+   * blocked the current password is not even checked.
+   */
   async changePassword(
     tenantId: string,
     userId: string,
-    input: { current: string; next: string; confirmation: string; tenantSlug: string },
+    input: { current: string; next: string; confirmation: string; tenantSlug: string; source?: string },
   ): Promise<PasswordChangeOutcome> {
     const user = await this.logins.findById(tenantId, userId);
-    if (!user || user.status !== 'active' || !(await this.verify(user.passwordHash, input.current))) {
-      return { ok: false, wrongCurrent: true };
+    if (!user || user.status !== 'active') return { ok: false, wrongCurrent: true };
+    const blockedUntil = input.source ? await this.logins.sourceBlockedUntil(tenantId, input.source) : null;
+    if (blockedUntil) return { ok: false, wrongCurrent: true, retryAfterSeconds: secondsUntil(blockedUntil) };
+    if (isLocked(user)) {
+      await this.record(user, 'user.password.change_failed', { locked: true });
+      return { ok: false, wrongCurrent: true, lockedUntil: user.lockedUntil! };
+    }
+    if (!(await this.verify(user.passwordHash, input.current))) {
+      const lockedUntil = await this.countFailure(tenantId, user, input.source);
+      await this.record(user, 'user.password.change_failed', { locked: false });
+      return { ok: false, wrongCurrent: true, ...(lockedUntil ? { lockedUntil } : {}) };
     }
     const verdict = this.checkNew(input.next, input.confirmation, {
       tenantSlug: input.tenantSlug,
@@ -165,6 +171,22 @@ export class LoginService {
     return policy.ok ? checkConfirmation(password, confirmation) : policy;
   }
 
+  /**
+   * One failed attempt at a password, wherever it was typed: counted for the source address (any
+   * account, unknown ones too) and, unless the account is locked or disabled (waiting out a lock
+   * is free), toward the account's lockout. Returns the end of the account's lock, if any now.
+   */
+  private async countFailure(tenantId: string, candidate: LoginCandidate | null, source: string | undefined): Promise<Date | null> {
+    if (source) {
+      const counted = await this.logins.recordSourceFailure(tenantId, source, SOURCE_WINDOW_SECONDS, SOURCE_FAILURE_LIMIT);
+      if (counted.failures === SOURCE_FAILURE_LIMIT) {
+        this.logger.warn(`login source blocked tenant=${tenantId} source=${source.slice(0, 64)} failures=${counted.failures}`);
+      }
+    }
+    if (!candidate || isLocked(candidate) || candidate.status !== 'active') return null;
+    return this.logins.recordFailure(candidate.id, lockSecondsAfter);
+  }
+
   /** Logins go to the audit log (never the password); the actor is the account tried. */
   private record(user: LoginCandidate, action: string, details: Record<string, unknown>): Promise<void> {
     return this.audit.record(this.dataSource.manager, {
@@ -187,6 +209,10 @@ export class LoginService {
       return false; // a malformed stored hash verifies nothing
     }
   }
+}
+
+function isLocked(user: Pick<LoginCandidate, 'lockedUntil'> | null): boolean {
+  return user?.lockedUntil != null && user.lockedUntil.getTime() > Date.now();
 }
 
 function secondsUntil(until: Date): number {

@@ -44,9 +44,11 @@ export class UserCredentialsService {
     const passwordHash = initialPassword ? await argon2.hash(initialPassword, { type: argon2.argon2id }) : null;
     return this.dataSource.transaction(async (em) => {
       const user = await this.requireManageable(em, tenantId, actor, id);
+      const { everHadPassword } = await this.credentials.passwordState(em, tenantId, user.id);
       await this.credentials.invalidateAll(em, tenantId, user.id);
       await this.credentials.setPassword(em, tenantId, user.id, passwordHash, mode === 'generate');
-      if (mode === 'activation-link') await this.activation.issue(em, user, 'reset');
+      // Someone who never had a password gets the activation mail, not "your password was reset".
+      if (mode === 'activation-link') await this.activation.issue(em, user, everHadPassword ? 'reset' : 'activation');
       await this.record(em, tenantId, actor, 'user.password.reset', user, { mode });
       await announceChange(em, 'user', tenantId, user.id);
       const view = toUserView((await this.users.findById(tenantId, id, em))!);

@@ -14,13 +14,21 @@ import { UserRepository } from './user.repository.js';
 import { type UserView, toUserView } from './user.view.js';
 
 export type InitialPasswordMode = 'generate' | 'activation-link';
+/** How a new account gets its password; the default is the activation link. */
+export const DEFAULT_PASSWORD_SETUP: InitialPasswordMode = 'activation-link';
 
 export interface CreateUserInput {
   username: string;
   email: string;
   displayName: string;
   roles?: Role[];
-  password?: InitialPasswordMode;
+  /**
+   * `activation-link` (the default) mails a link to choose a password; `generate` returns a
+   * one-time password once. `none` (not offered by the admin API) leaves the account without a
+   * password and mails nothing — for accounts that get in another way, e.g. through an operator's
+   * client or a console invitation of their own.
+   */
+  password?: InitialPasswordMode | 'none';
 }
 
 export interface UpdateUserInput {
@@ -67,10 +75,14 @@ export class UserService {
     private readonly activation: ActivationService,
   ) {}
 
-  /** Creates a user; with `password: 'generate'` the one-time initial password is returned once. */
+  /**
+   * Creates a user. By default an activation link is mailed (in the same transaction); with
+   * `password: 'generate'` the one-time initial password is returned once.
+   */
   async create(tenantId: string, actor: Actor, input: CreateUserInput, em?: EntityManager): Promise<CreatedUser> {
     const roles = this.checkRoles(actor, input.roles);
-    const initialPassword = input.password === 'generate' ? generateInitialPassword() : undefined;
+    const setup = input.password ?? DEFAULT_PASSWORD_SETUP;
+    const initialPassword = setup === 'generate' ? generateInitialPassword() : undefined;
     const passwordHash = initialPassword ? await argon2.hash(initialPassword, { type: argon2.argon2id }) : null;
     try {
       return await this.transaction(em, async (tx) => {
@@ -83,15 +95,10 @@ export class UserService {
           roles,
           status: 'active',
           passwordHash,
-          mustChangePassword: input.password !== undefined,
+          mustChangePassword: setup !== 'none',
         });
-        if (input.password === 'activation-link') await this.activation.issue(tx, user, 'activation');
-        await this.record(tx, tenantId, actor, 'user.created', user, {
-          username: user.username,
-          email: user.email,
-          roles,
-          setup: input.password ?? 'none',
-        });
+        if (setup === 'activation-link') await this.activation.issue(tx, user, 'activation');
+        await this.record(tx, tenantId, actor, 'user.created', user, { username: user.username, email: user.email, roles, setup });
         if (roles.length) await announceChange(tx, 'user', tenantId, user.id);
         return { ...toUserView(user), ...(initialPassword ? { initialPassword } : {}) };
       });

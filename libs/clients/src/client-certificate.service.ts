@@ -3,13 +3,13 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isUUID } from 'class-validator';
 import { DataSource, EntityManager } from 'typeorm';
-import { UserRepository, mayManageUser } from '@gatehouse/accounts';
 import { type Actor, AuditService } from '@gatehouse/audit';
 import { announceChange, uniqueViolation } from '@gatehouse/database';
 import { parseCertificate } from './certificate-parser.js';
 import { ClientCertificate } from './client-certificate.entity.js';
 import { ClientError, ClientErrorCode } from './client.errors.js';
 import { ClientRepository } from './client.repository.js';
+import { ClientService } from './client.service.js';
 import type { ApiClient } from './api-client.entity.js';
 
 export interface AddCertificateInput {
@@ -44,13 +44,17 @@ export function toCertificateView(row: ClientCertificate): CertificateView {
   };
 }
 
-/** Certificate credentials of API clients: register, list, remove. Each change audited and announced. */
+/**
+ * Certificate credentials of API clients: register, list, remove. Each change audited and
+ * announced, and allowed only past ClientService's one gate (an operator client is its owner's and
+ * the Administrators' alone).
+ */
 @Injectable()
 export class ClientCertificateService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly clients: ClientRepository,
-    private readonly users: UserRepository,
+    private readonly clientService: ClientService,
     private readonly audit: AuditService,
   ) {}
 
@@ -58,7 +62,7 @@ export class ClientCertificateService {
     const parsed = parseCertificate(input.certificate);
     try {
       return await this.dataSource.transaction(async (tx) => {
-        const client = await this.requireManageable(tx, tenantId, actor, clientId);
+        const client = await this.clientService.requireManageable(tenantId, actor, clientId, tx);
         const repo = tx.getRepository(ClientCertificate);
         const row = await repo.save(
           repo.create({
@@ -104,7 +108,7 @@ export class ClientCertificateService {
 
   async remove(tenantId: string, actor: Actor, clientId: string, keyId: string): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
-      const client = await this.requireManageable(tx, tenantId, actor, clientId);
+      const client = await this.clientService.requireManageable(tenantId, actor, clientId, tx);
       const repo = tx.getRepository(ClientCertificate);
       const row = isUUID(keyId) ? await repo.findOneBy({ apiClientId: client.id, keyId }) : null;
       if (!row) throw new ClientError(ClientErrorCode.CertificateNotFound, 'No such certificate.');
@@ -112,23 +116,6 @@ export class ClientCertificateService {
       await this.record(tx, tenantId, actor, 'client.certificate.removed', client, { keyId, thumbprint: row.thumbprint });
       await announceChange(tx, 'client', tenantId, client.clientId);
     });
-  }
-
-  /**
-   * The client, locked, if the actor may manage its credentials: the rule of secrets — an operator
-   * client (owned by a user with roles) only by its owner, someone holding every permission of the
-   * owner's roles, or the system.
-   */
-  private async requireManageable(tx: EntityManager, tenantId: string, actor: Actor, clientId: string): Promise<ApiClient> {
-    const client = await this.clients.findByClientId(tenantId, clientId, tx, true);
-    if (!client) throw new ClientError(ClientErrorCode.NotFound, 'No such client.');
-    if (!client.ownerUserId) return client;
-    const owner = await this.users.findById(tenantId, client.ownerUserId, tx);
-    if (!owner) throw new ClientError(ClientErrorCode.OwnerNotFound, 'No such owner in this tenant.');
-    if (actor.userId !== owner.id && !mayManageUser(actor, owner)) {
-      throw new ClientError(ClientErrorCode.OwnerPrivileged, "The owner's roles carry permissions you do not hold.");
-    }
-    return client;
   }
 
   private record(em: EntityManager, tenantId: string, actor: Actor, action: string, client: ApiClient, details: Record<string, unknown>) {

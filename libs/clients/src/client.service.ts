@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { type User, UserRepository, mayManageUser } from '@gatehouse/accounts';
+import { type User, UserRepository } from '@gatehouse/accounts';
 import { type Actor, AuditService } from '@gatehouse/audit';
 import { type Page, type PageRequest, decodeCursor, pageSize, toPage } from '@gatehouse/database';
 import { SecretHasher, generateClientSecret, secretHint } from '@gatehouse/crypto';
@@ -10,6 +10,7 @@ import { announceChange } from '@gatehouse/database';
 import type { ApiClient, ClientState } from './api-client.entity.js';
 import { ClientError, ClientErrorCode } from './client.errors.js';
 import { ClientRepository } from './client.repository.js';
+import { mayManageClientOf } from './operator-client.policy.js';
 import { type ClientView, type IssuedSecret, type SecretView, toClientView, toSecretView } from './client.view.js';
 import { ScopeResolver } from './scope-resolver.js';
 
@@ -61,7 +62,7 @@ export class ClientService {
   /** `active` at once when the owner holds a role (an operator's client), else `awaiting_scopes`. */
   async create(tenantId: string, actor: Actor, input: CreateClientInput, em?: EntityManager): Promise<ClientView> {
     return this.transaction(em, async (tx) => {
-      const owner = input.ownerUserId ? await this.requireOwner(tx, tenantId, actor, input.ownerUserId) : null;
+      const owner = input.ownerUserId ? await this.requireOwnerFor(tx, tenantId, actor, input.ownerUserId) : null;
       const client = await this.clients.insert(tx, {
         tenantId,
         clientId: randomUUID(),
@@ -145,8 +146,7 @@ export class ClientService {
       throw new ClientError(ClientErrorCode.InvalidSecretExpiry, `expiresInDays must be 1 to ${MAX_SECRET_DAYS}.`);
     }
     return this.transaction(em, async (tx) => {
-      const client = await this.require(tenantId, clientId, tx);
-      if (client.ownerUserId) await this.requireOwner(tx, tenantId, actor, client.ownerUserId);
+      const client = await this.requireManageable(tenantId, actor, clientId, tx);
       const secretText = generateClientSecret();
       const secret = await this.clients.insertSecret(tx, {
         tenantId,
@@ -177,7 +177,7 @@ export class ClientService {
   /** Revokes one secret; revoking a revoked secret changes nothing. */
   async revokeSecret(tenantId: string, actor: Actor, clientId: string, keyId: string, em?: EntityManager): Promise<void> {
     await this.transaction(em, async (tx) => {
-      const client = await this.require(tenantId, clientId, tx);
+      const client = await this.requireManageable(tenantId, actor, clientId, tx);
       const secret = await this.clients.findSecret(tx, client.id, keyId);
       if (!secret) throw new ClientError(ClientErrorCode.SecretNotFound, 'No such secret.');
       if (secret.revokedAt) return;
@@ -195,8 +195,7 @@ export class ClientService {
     next: (tx: EntityManager, client: ApiClient) => Promise<ClientState>,
   ): Promise<ClientView> {
     return this.dataSource.transaction(async (tx) => {
-      const client = await this.require(tenantId, clientId, tx);
-      if (client.ownerUserId) await this.requireOwner(tx, tenantId, actor, client.ownerUserId);
+      const client = await this.requireManageable(tenantId, actor, clientId, tx);
       const before = client.state;
       client.state = await next(tx, client);
       const saved = await this.clients.save(tx, client);
@@ -208,27 +207,24 @@ export class ClientService {
   }
 
   /**
-   * An owner who holds roles lends them to the client: only the owner, someone who holds every
-   * permission of those roles, or the system may create such a client, mint its secrets or change
-   * its state (nobody gains more than they hold, nor switches off someone who holds more).
-   */
-  private async requireOwner(tx: EntityManager, tenantId: string, actor: Actor, ownerUserId: string): Promise<User> {
-    const owner = await this.users.findById(tenantId, ownerUserId, tx);
-    if (!owner) throw new ClientError(ClientErrorCode.OwnerNotFound, 'No such owner in this tenant.');
-    if (actor.userId !== owner.id && !mayManageUser(actor, owner)) {
-      throw new ClientError(ClientErrorCode.OwnerPrivileged, "The owner's roles carry permissions you do not hold.");
-    }
-    return owner;
-  }
-
-  /**
-   * The client of this tenant, row-locked in the caller's transaction, if the actor may manage its
-   * credentials or state (mint, revoke, hand over): the owner rule of {@link issueSecret}.
+   * The one gate before anything mints, revokes or hands over a client's credentials or changes
+   * its state: the client of this tenant, row-locked in the caller's transaction, if the actor may
+   * manage it ({@link mayManageClientOf}: an operator client is its owner's and the
+   * Administrators' alone). Every such path — REST, console, handover — goes through here.
    */
   async requireManageable(tenantId: string, actor: Actor, clientId: string, em: EntityManager): Promise<ApiClient> {
     const client = await this.require(tenantId, clientId, em);
-    if (client.ownerUserId) await this.requireOwner(em, tenantId, actor, client.ownerUserId);
+    const owner = client.ownerUserId ? await this.users.findById(tenantId, client.ownerUserId, em) : null;
+    if (!mayManageClientOf(actor, owner)) throw operatorClientRefused();
     return client;
+  }
+
+  /** A new client's owner, if the actor may give them a client (the same rule as above). */
+  private async requireOwnerFor(tx: EntityManager, tenantId: string, actor: Actor, ownerUserId: string): Promise<User> {
+    const owner = await this.users.findById(tenantId, ownerUserId, tx);
+    if (!owner) throw new ClientError(ClientErrorCode.OwnerNotFound, 'No such owner in this tenant.');
+    if (!mayManageClientOf(actor, owner)) throw operatorClientRefused();
+    return owner;
   }
 
   private async activated(tx: EntityManager, before: ClientState, client: ApiClient, actor: Actor): Promise<void> {
@@ -259,4 +255,11 @@ export class ClientService {
   private transaction<T>(em: EntityManager | undefined, work: (em: EntityManager) => Promise<T>): Promise<T> {
     return em ? work(em) : this.dataSource.transaction(work);
   }
+}
+
+function operatorClientRefused(): ClientError {
+  return new ClientError(
+    ClientErrorCode.OwnerPrivileged,
+    "This is a staff member's operator client: only its owner or an Administrator manages its credentials and state.",
+  );
 }

@@ -6,6 +6,7 @@ export * from './client.errors.js';
 export * from './client.repository.js';
 export * from './client.view.js';
 export * from './scope-resolver.js';
+export * from './operator-client.policy.js';
 export * from './client.service.js';
 export * from './certificate-parser.js';
 export * from './client-certificate.service.js';

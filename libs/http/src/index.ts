@@ -2,5 +2,6 @@ export * from './health.controller.js';
 export * from './metrics.js';
 export * from './operations.module.js';
 export * from './configure-app.js';
+export * from './json-shape.js';
 export * from './source-address.js';
 export * from './dev-tls.js';

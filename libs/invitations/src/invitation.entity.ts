@@ -61,6 +61,10 @@ export class Invitation {
   @Column({ type: 'timestamptz' })
   expiresAt: Date;
 
+  /** When the current link was mailed (creation or the latest resend). */
+  @Column({ type: 'timestamptz', default: () => 'now()' })
+  linkSentAt: Date;
+
   @Column({ type: 'timestamptz', nullable: true })
   acceptedAt: Date | null;
 

@@ -13,6 +13,12 @@ export enum InvitationErrorCode {
   AlreadyAccepted = 'invitation_already_accepted',
   /** The link belongs to another user. */
   WrongUser = 'invitation_wrong_user',
+  /** A resend replaced the link: a newer one was mailed. */
+  Superseded = 'invitation_superseded',
+  /** The link could set a password for 24 hours after it was sent; that time is over. */
+  PasswordWindowClosed = 'invitation_password_window_closed',
+  /** The invited user has a password already: they log in to accept. */
+  PasswordAlreadySet = 'invitation_password_already_set',
 }
 
 export class InvitationError extends Error {

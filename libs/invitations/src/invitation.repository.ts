@@ -4,6 +4,7 @@ import { isUUID } from 'class-validator';
 import { DataSource, EntityManager } from 'typeorm';
 import type { CursorPosition } from '@gatehouse/database';
 import { Invitation, type InvitationStatus } from './invitation.entity.js';
+import { SupersededInvitationLink } from './superseded-invitation-link.entity.js';
 
 export interface InvitationQuery {
   status?: InvitationStatus;
@@ -34,14 +35,31 @@ export class InvitationRepository {
       .findOne({ where: { tenantId, id }, ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
   }
 
-  findByTokenHash(tenantId: string, tokenHash: Buffer, em?: EntityManager): Promise<Invitation | null> {
-    return this.manager(em).getRepository(Invitation).findOneBy({ tenantId, tokenHash });
+  findByTokenHash(tenantId: string, tokenHash: Buffer, em?: EntityManager, lock = false): Promise<Invitation | null> {
+    return this.manager(em)
+      .getRepository(Invitation)
+      .findOne({ where: { tenantId, tokenHash }, ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
   }
 
-  async setToken(em: EntityManager, invitation: Invitation, tokenHash: Buffer, expiresAt: Date): Promise<void> {
+  /** The invitation whose link a resend replaced with this one, if any. */
+  async findBySupersededTokenHash(tenantId: string, tokenHash: Buffer, em?: EntityManager): Promise<Invitation | null> {
+    const link = await this.manager(em).getRepository(SupersededInvitationLink).findOneBy({ tenantId, tokenHash });
+    return link ? this.findById(tenantId, link.invitationId, em) : null;
+  }
+
+  /**
+   * Gives the invitation a new link: the old link's hash is kept as superseded (so that following
+   * it can say a newer one was sent), then the new hash, expiry and sending time replace it.
+   */
+  async replaceToken(em: EntityManager, invitation: Invitation, tokenHash: Buffer, expiresAt: Date, sentAt: Date): Promise<void> {
+    await em.query(
+      `INSERT INTO superseded_invitation_links (tenant_id, invitation_id, token_hash)
+       SELECT tenant_id, id, token_hash FROM invitations WHERE tenant_id = $1 AND id = $2`,
+      [invitation.tenantId, invitation.id],
+    );
     await em
       .getRepository(Invitation)
-      .update({ tenantId: invitation.tenantId, id: invitation.id }, { tokenHash, expiresAt });
+      .update({ tenantId: invitation.tenantId, id: invitation.id }, { tokenHash, expiresAt, linkSentAt: sentAt });
   }
 
   /**

@@ -3,6 +3,7 @@ export * from './mail.errors.js';
 export * from './address.js';
 export * from './templates.js';
 export * from './request-templates.js';
+export * from './first-password-templates.js';
 export * from './email.repository.js';
 export * from './mail-outbox.js';
 export * from './mail-transport.js';

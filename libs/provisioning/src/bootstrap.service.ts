@@ -95,6 +95,7 @@ export class BootstrapService {
           email: 'admin@localhost',
           displayName: 'Administrator',
           roles: ['Administrator'],
+          password: 'none', // works through its client; no mail to a placeholder address
         },
         em,
       ));

@@ -3,3 +3,4 @@ export * from './provisioning.module.js';
 export * from './access-decision.service.js';
 export * from './credential-delivery.service.js';
 export * from './access-provisioning.module.js';
+export * from './tenant-settings.service.js';

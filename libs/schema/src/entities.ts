@@ -1,7 +1,7 @@
 import { Tenant } from '@gatehouse/tenants';
 import { AccountLink, LoginSourceThrottle, User } from '@gatehouse/accounts';
 import { DocSection, DocSectionGrant } from '@gatehouse/docs';
-import { Invitation } from '@gatehouse/invitations';
+import { Invitation, SupersededInvitationLink } from '@gatehouse/invitations';
 import { Email } from '@gatehouse/mail';
 import { Api, ApiScope } from '@gatehouse/apis';
 import { ApiClient, ClientCertificate, ClientScopeGrant, ClientSecret } from '@gatehouse/clients';
@@ -32,6 +32,7 @@ export const ENTITIES = [
   DocSection,
   DocSectionGrant,
   Invitation,
+  SupersededInvitationLink,
   Email,
   AccessRequest,
   AccessRequestThrottle,

@@ -1,7 +1,7 @@
 import { Body, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { type CertificateView, ClientCertificateService } from '@gatehouse/clients';
-import { AdminController } from '../auth/admin-controller.js';
+import { AdminController, ApiJsonBody, ApiProblems } from '../auth/admin-controller.js';
 import { type AdminPrincipal, Principal } from '../auth/principal.js';
 import { RequirePermission } from '../auth/require-permission.js';
 import { AddCertificateDto, CertificateResponse } from '../dto/certificates.dto.js';
@@ -12,6 +12,9 @@ export class ClientCertificatesController {
   constructor(private readonly certificates: ClientCertificateService) {}
 
   @Post(':clientId/certificates')
+  @ApiOperation({ summary: 'Register a certificate credential (the public certificate only)' })
+  @ApiJsonBody(AddCertificateDto, { certificate: '-----BEGIN CERTIFICATE-----\nMIIC…\n-----END CERTIFICATE-----\n', displayName: 'orders-sync 2027' })
+  @ApiProblems(409)
   @RequirePermission('Secrets.Manage')
   @ApiCreatedResponse({ type: CertificateResponse })
   add(@Principal() principal: AdminPrincipal, @Param('clientId') clientId: string, @Body() body: AddCertificateDto): Promise<CertificateView> {
@@ -19,6 +22,7 @@ export class ClientCertificatesController {
   }
 
   @Get(':clientId/certificates')
+  @ApiOperation({ summary: 'List an API client’s certificates' })
   @RequirePermission('Clients.Read')
   @ApiOkResponse({ type: [CertificateResponse] })
   list(@Principal() principal: AdminPrincipal, @Param('clientId') clientId: string): Promise<CertificateView[]> {
@@ -27,6 +31,7 @@ export class ClientCertificatesController {
 
   @Delete(':clientId/certificates/:keyId')
   @HttpCode(204)
+  @ApiOperation({ summary: 'Remove a certificate credential' })
   @RequirePermission('Secrets.Manage')
   @ApiNoContentResponse()
   remove(@Principal() principal: AdminPrincipal, @Param('clientId') clientId: string, @Param('keyId') keyId: string): Promise<void> {

@@ -1,18 +1,20 @@
 import { Body, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import type { Page } from '@gatehouse/database';
 import { type ClientState, ClientService, type ClientView, type IssuedSecret, type SecretView } from '@gatehouse/clients';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { ClientPage, ClientResponse, IssuedSecretResponse, ScopesResponse, SecretResponse } from '../dto/responses.dto.js';
-import { AdminController } from '../auth/admin-controller.js';
+import { AdminController, ApiJsonBody } from '../auth/admin-controller.js';
 import { type AdminPrincipal, Principal } from '../auth/principal.js';
 import { RequirePermission } from '../auth/require-permission.js';
 import { ClientQueryDto, CreateClientDto, IssueSecretDto, SetScopesDto } from '../dto/clients.dto.js';
 
-@AdminController('clients', 'clients')
+@AdminController('clients', 'clients', 'API clients of the client credentials grant: state, granted scopes and secrets. An operator client (owned by a staff member) is its owner’s and the Administrators’ alone.')
 export class ClientsController {
   constructor(private readonly clients: ClientService) {}
 
   @Post()
+  @ApiOperation({ summary: 'Create an API client' })
+  @ApiJsonBody(CreateClientDto, { displayName: 'Orders sync', contactEmail: 'ops@partner.example' })
   @RequirePermission('Clients.Manage')
   @ApiCreatedResponse({ type: ClientResponse })
   create(@Principal() principal: AdminPrincipal, @Body() body: CreateClientDto): Promise<ClientView> {
@@ -20,6 +22,7 @@ export class ClientsController {
   }
 
   @Get()
+  @ApiOperation({ summary: 'List API clients (cursor paging, filters)' })
   @RequirePermission('Clients.Read')
   @ApiOkResponse({ type: ClientPage })
   list(@Principal() principal: AdminPrincipal, @Query() query: ClientQueryDto): Promise<Page<ClientView>> {
@@ -27,6 +30,7 @@ export class ClientsController {
   }
 
   @Get(':clientId')
+  @ApiOperation({ summary: 'Read an API client' })
   @RequirePermission('Clients.Read')
   @ApiOkResponse({ type: ClientResponse })
   get(@Principal() principal: AdminPrincipal, @Param('clientId') clientId: string): Promise<ClientView> {
@@ -35,6 +39,7 @@ export class ClientsController {
 
   @Post(':clientId/disable')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Disable an API client (its next token request fails)' })
   @RequirePermission('Clients.Manage')
   @ApiOkResponse({ type: ClientResponse })
   disable(@Principal() principal: AdminPrincipal, @Param('clientId') clientId: string): Promise<ClientView> {
@@ -43,6 +48,7 @@ export class ClientsController {
 
   @Post(':clientId/enable')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Enable a disabled API client' })
   @RequirePermission('Clients.Manage')
   @ApiOkResponse({ type: ClientResponse })
   enable(@Principal() principal: AdminPrincipal, @Param('clientId') clientId: string): Promise<ClientView> {
@@ -50,6 +56,8 @@ export class ClientsController {
   }
 
   @Put(':clientId/scopes')
+  @ApiOperation({ summary: 'Set the scopes granted to an API client' })
+  @ApiJsonBody(SetScopesDto, { scopes: ['api://orders/Orders.Read'] })
   @RequirePermission('Scopes.Assign')
   @ApiOkResponse({ type: ScopesResponse })
   setScopes(
@@ -61,6 +69,8 @@ export class ClientsController {
   }
 
   @Post(':clientId/secrets')
+  @ApiOperation({ summary: 'Issue a secret (its value is in this answer only)' })
+  @ApiJsonBody(IssueSecretDto, { displayName: 'production', expiresInDays: 180 })
   @RequirePermission('Secrets.Manage')
   @ApiCreatedResponse({ type: IssuedSecretResponse })
   issueSecret(@Principal() principal: AdminPrincipal, @Param('clientId') clientId: string, @Body() body: IssueSecretDto): Promise<IssuedSecret> {
@@ -68,6 +78,7 @@ export class ClientsController {
   }
 
   @Get(':clientId/secrets')
+  @ApiOperation({ summary: 'List an API client’s secrets (never a value)' })
   @RequirePermission('Clients.Read')
   @ApiOkResponse({ type: [SecretResponse] })
   listSecrets(@Principal() principal: AdminPrincipal, @Param('clientId') clientId: string): Promise<SecretView[]> {
@@ -76,6 +87,7 @@ export class ClientsController {
 
   @Delete(':clientId/secrets/:keyId')
   @HttpCode(204)
+  @ApiOperation({ summary: 'Revoke a secret' })
   @RequirePermission('Secrets.Manage')
   @ApiNoContentResponse()
   revokeSecret(@Principal() principal: AdminPrincipal, @Param('clientId') clientId: string, @Param('keyId') keyId: string): Promise<void> {

@@ -1,18 +1,19 @@
 import { Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiOkResponse } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Page } from '@gatehouse/database';
 import { EmailAdminService, type EmailView } from '@gatehouse/mail';
-import { AdminController } from '../auth/admin-controller.js';
+import { AdminController, ApiProblems } from '../auth/admin-controller.js';
 import { type AdminPrincipal, Principal } from '../auth/principal.js';
 import { RequirePermission } from '../auth/require-permission.js';
 import { EmailQueryDto } from '../dto/invitations.dto.js';
 import { EmailPage, EmailResponse } from '../dto/outreach-responses.dto.js';
 
-@AdminController('emails', 'emails')
+@AdminController('emails', 'emails', 'The mail outbox: every mail Gatehouse sends, with its delivery state.')
 export class EmailsController {
   constructor(private readonly emails: EmailAdminService) {}
 
   @Get()
+  @ApiOperation({ summary: 'List outbox mails (by status)' })
   @RequirePermission('Invitations.Manage')
   @ApiOkResponse({ type: EmailPage })
   list(@Principal() principal: AdminPrincipal, @Query() query: EmailQueryDto): Promise<Page<EmailView>> {
@@ -21,6 +22,8 @@ export class EmailsController {
 
   @Post(':id/retry')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Queue a failed or abandoned mail again' })
+  @ApiProblems(409)
   @RequirePermission('Invitations.Manage')
   @ApiOkResponse({ type: EmailResponse })
   retry(@Principal() principal: AdminPrincipal, @Param('id') id: string): Promise<EmailView> {

@@ -1,18 +1,21 @@
 import { Body, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { type CreatedUser, type UserView, UserService } from '@gatehouse/accounts';
 import type { Page } from '@gatehouse/database';
-import { ApiCreatedResponse, ApiOkResponse } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { UserPage, UserResponse } from '../dto/responses.dto.js';
-import { AdminController } from '../auth/admin-controller.js';
+import { AdminController, ApiJsonBody, ApiProblems } from '../auth/admin-controller.js';
 import { type AdminPrincipal, Principal } from '../auth/principal.js';
 import { RequirePermission } from '../auth/require-permission.js';
 import { CreateUserDto, UpdateUserDto, UserQueryDto } from '../dto/users.dto.js';
 
-@AdminController('users', 'users')
+@AdminController('users', 'users', 'Personal user accounts: people who log in to the Web UI, and staff who hold roles.')
 export class UsersController {
   constructor(private readonly users: UserService) {}
 
   @Post()
+  @ApiOperation({ summary: 'Create a user (mails an activation link unless a password is generated)' })
+  @ApiJsonBody(CreateUserDto, { username: 'pat.partner', email: 'pat@partner.example', displayName: 'Pat Partner' })
+  @ApiProblems(409)
   @RequirePermission('Users.Manage')
   @ApiCreatedResponse({ type: UserResponse })
   create(@Principal() principal: AdminPrincipal, @Body() body: CreateUserDto): Promise<CreatedUser> {
@@ -20,6 +23,7 @@ export class UsersController {
   }
 
   @Get()
+  @ApiOperation({ summary: 'List users (cursor paging, filters)' })
   @RequirePermission('Users.Read')
   @ApiOkResponse({ type: UserPage })
   list(@Principal() principal: AdminPrincipal, @Query() query: UserQueryDto): Promise<Page<UserView>> {
@@ -27,6 +31,7 @@ export class UsersController {
   }
 
   @Get(':id')
+  @ApiOperation({ summary: 'Read a user' })
   @RequirePermission('Users.Read')
   @ApiOkResponse({ type: UserResponse })
   get(@Principal() principal: AdminPrincipal, @Param('id') id: string): Promise<UserView> {
@@ -34,6 +39,9 @@ export class UsersController {
   }
 
   @Patch(':id')
+  @ApiOperation({ summary: 'Change a user’s email, display name or roles' })
+  @ApiJsonBody(UpdateUserDto, { displayName: 'Pat P. Partner' })
+  @ApiProblems(409)
   @RequirePermission('Users.Manage')
   @ApiOkResponse({ type: UserResponse })
   update(@Principal() principal: AdminPrincipal, @Param('id') id: string, @Body() body: UpdateUserDto): Promise<UserView> {
@@ -42,6 +50,8 @@ export class UsersController {
 
   @Post(':id/disable')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Disable a user (ends their sessions and their clients’ access)' })
+  @ApiProblems(409)
   @RequirePermission('Users.Manage')
   @ApiOkResponse({ type: UserResponse })
   disable(@Principal() principal: AdminPrincipal, @Param('id') id: string): Promise<UserView> {
@@ -50,6 +60,7 @@ export class UsersController {
 
   @Post(':id/enable')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Enable a disabled user' })
   @RequirePermission('Users.Manage')
   @ApiOkResponse({ type: UserResponse })
   enable(@Principal() principal: AdminPrincipal, @Param('id') id: string): Promise<UserView> {

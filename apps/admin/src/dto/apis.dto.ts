@@ -1,12 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
-import { SingleLine } from './decorators.js';
+import { IsIn, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { Optional, SingleLine } from './decorators.js';
+
+const IDENTIFIER = /^(api|https):\/\/\S+$/;
 
 export class CreateApiDto {
-  @ApiProperty({ example: 'api://orders', maxLength: 200 })
+  @ApiProperty({ example: 'api://orders', maxLength: 200, pattern: IDENTIFIER.source })
   @IsString()
   @MaxLength(200)
-  @Matches(/^(api|https):\/\/\S+$/, { message: 'identifier must be an api://… or https://… URI' })
+  @Matches(IDENTIFIER, { message: 'identifier must be an api://… or https://… URI' })
   identifier: string;
 
   @ApiProperty({ maxLength: 200 })
@@ -17,14 +19,14 @@ export class CreateApiDto {
   displayName: string;
 
   @ApiPropertyOptional({ enum: [1, 2], default: 2, description: "Entra's requestedAccessTokenVersion: 1 = aud is the identifier URI, v1 claims and issuer" })
-  @IsOptional()
+  @Optional()
   @IsIn([1, 2])
   accessTokenVersion?: 1 | 2;
 }
 
 export class UpdateApiDto {
   @ApiPropertyOptional({ maxLength: 200 })
-  @IsOptional()
+  @Optional()
   @IsString()
   @MinLength(1)
   @MaxLength(200)
@@ -32,7 +34,7 @@ export class UpdateApiDto {
   displayName?: string;
 
   @ApiPropertyOptional({ enum: [1, 2] })
-  @IsOptional()
+  @Optional()
   @IsIn([1, 2])
   accessTokenVersion?: 1 | 2;
 }
@@ -45,7 +47,7 @@ export class CreateScopeDto {
   value: string;
 
   @ApiPropertyOptional({ maxLength: 500 })
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(500)
   @SingleLine()

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
-import { SingleLine } from './decorators.js';
+import { IsString, MaxLength, MinLength } from 'class-validator';
+import { Optional, SingleLine } from './decorators.js';
 
 export class AddCertificateDto {
   @ApiProperty({ description: 'One X.509 certificate in PEM (RSA ≥ 2048 bits or EC P-256); never a private key', maxLength: 16384 })
@@ -10,7 +10,7 @@ export class AddCertificateDto {
   certificate: string;
 
   @ApiPropertyOptional({ maxLength: 200 })
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(200)
   @SingleLine()

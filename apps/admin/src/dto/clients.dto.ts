@@ -5,7 +5,6 @@ import {
   IsEmail,
   IsIn,
   IsInt,
-  IsOptional,
   IsString,
   IsUUID,
   Max,
@@ -13,7 +12,7 @@ import {
   Min,
   MinLength,
 } from 'class-validator';
-import { SingleLine } from './decorators.js';
+import { Optional, SingleLine } from './decorators.js';
 import type { ClientState } from '@gatehouse/clients';
 import { PageQueryDto } from './page.dto.js';
 
@@ -28,12 +27,12 @@ export class CreateClientDto {
   displayName: string;
 
   @ApiPropertyOptional({ format: 'uuid' })
-  @IsOptional()
+  @Optional()
   @IsUUID()
   ownerUserId?: string;
 
   @ApiPropertyOptional({ maxLength: 254 })
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(254)
   @IsEmail()
@@ -42,12 +41,12 @@ export class CreateClientDto {
 
 export class ClientQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ enum: STATES })
-  @IsOptional()
+  @Optional()
   @IsIn(STATES)
   state?: ClientState;
 
   @ApiPropertyOptional({ format: 'uuid' })
-  @IsOptional()
+  @Optional()
   @IsUUID()
   ownerUserId?: string;
 }
@@ -63,14 +62,14 @@ export class SetScopesDto {
 
 export class IssueSecretDto {
   @ApiPropertyOptional({ maxLength: 200 })
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(200)
   @SingleLine()
   displayName?: string;
 
   @ApiPropertyOptional({ minimum: 1, maximum: 730, default: 180 })
-  @IsOptional()
+  @Optional()
   @IsInt()
   @Min(1)
   @Max(730)

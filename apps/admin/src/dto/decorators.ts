@@ -1,11 +1,20 @@
 import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
-import { IsDate, IsInt, Matches } from 'class-validator';
+import { IsDate, IsInt, Matches, ValidateIf } from 'class-validator';
 
 /** No control characters (CR, LF, NUL, …): text that may end up in a mail header or a log line. */
 const SINGLE_LINE = /^[^\p{Cc}\u2028\u2029]*$/u;
 const DIGITS = /^\d{1,9}$/;
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})?)?$/;
+
+/**
+ * The field may be left out, and then nothing about it is checked. Unlike class-validator's
+ * `IsOptional`, `null` is not "left out": it is checked like any value, and refused unless a rule
+ * accepts it (a null email reaching the database as NOT NULL was a 500).
+ */
+export function Optional(): PropertyDecorator {
+  return ValidateIf((_object: object, value: unknown) => value !== undefined);
+}
 
 export function SingleLine(): PropertyDecorator {
   return Matches(SINGLE_LINE, { message: '$property must be one line without control characters' });

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
-import { SingleLine } from './decorators.js';
+import { IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { Optional, SingleLine } from './decorators.js';
 
 export const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 export const MAX_BODY = 50_000;
@@ -27,7 +27,7 @@ export class CreateDocSectionDto {
 
 export class UpdateDocSectionDto {
   @ApiPropertyOptional({ maxLength: 200 })
-  @IsOptional()
+  @Optional()
   @IsString()
   @MinLength(1)
   @MaxLength(200)
@@ -35,7 +35,7 @@ export class UpdateDocSectionDto {
   title?: string;
 
   @ApiPropertyOptional({ maxLength: MAX_BODY, description: 'Markdown' })
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(MAX_BODY)
   body?: string;

@@ -1,11 +1,29 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
 import { EMAIL_STATUSES, type EmailStatus } from '@gatehouse/mail';
 import { INVITATION_STATUSES, type InvitationStatus } from '@gatehouse/invitations';
 import { SLUG } from './docs.dto.js';
 import { PageQueryDto } from './page.dto.js';
+import { Optional } from './decorators.js';
 
-export class CreateInvitationDto {
+/** How long the link is valid, from now: hours, or minutes for a short-lived one (not both). */
+export class InvitationLifetimeDto {
+  @ApiPropertyOptional({ minimum: 1, maximum: 720, default: 168, description: 'Validity of the link in hours (or give expiresInMinutes).' })
+  @Optional()
+  @IsInt()
+  @Min(1)
+  @Max(720)
+  expiresInHours?: number;
+
+  @ApiPropertyOptional({ minimum: 5, maximum: 43200, description: 'Validity in minutes, for a short-lived link (instead of expiresInHours).' })
+  @Optional()
+  @IsInt()
+  @Min(5)
+  @Max(43200)
+  expiresInMinutes?: number;
+}
+
+export class CreateInvitationDto extends InvitationLifetimeDto {
   @ApiProperty({ format: 'uuid' })
   @IsString()
   @MaxLength(36)
@@ -20,34 +38,20 @@ export class CreateInvitationDto {
   @MaxLength(64, { each: true })
   @Matches(SLUG, { each: true, message: 'each section must be a slug' })
   sections: string[];
-
-  @ApiPropertyOptional({ minimum: 1, maximum: 720, default: 168 })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(720)
-  expiresInHours?: number;
 }
 
-export class ResendInvitationDto {
-  @ApiPropertyOptional({ minimum: 1, maximum: 720, default: 168, description: 'Validity of the new link, from now.' })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(720)
-  expiresInHours?: number;
-}
+export class ResendInvitationDto extends InvitationLifetimeDto {}
 
 export class InvitationQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ enum: INVITATION_STATUSES })
-  @IsOptional()
+  @Optional()
   @IsIn(INVITATION_STATUSES)
   status?: InvitationStatus;
 }
 
 export class EmailQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ enum: EMAIL_STATUSES })
-  @IsOptional()
+  @Optional()
   @IsIn(EMAIL_STATUSES)
   status?: EmailStatus;
 }

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 
 /** OpenAPI shapes of documentation sections, invitations and outbox mails. */
 export class DocSectionResponse {
@@ -46,11 +46,4 @@ export class EmailResponse {
 export class EmailPage {
   @ApiProperty({ type: [EmailResponse] }) items: EmailResponse[];
   @ApiProperty({ type: String, nullable: true }) nextCursor: string | null;
-}
-
-export class ResetUserResponse {
-  @ApiProperty({ format: 'uuid' }) id: string;
-  @ApiProperty() username: string;
-  @ApiProperty() mustChangePassword: boolean;
-  @ApiPropertyOptional({ description: 'Only with mode "generate", shown once' }) initialPassword?: string;
 }

@@ -12,7 +12,7 @@ export class UserResponse {
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) lockedUntil: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
-  @ApiPropertyOptional({ description: 'Only in the answer that creates the user with password "generate"' })
+  @ApiPropertyOptional({ description: 'A one-time password, only in the answer that creates it (password or mode "generate"): shown once' })
   initialPassword?: string;
 }
 

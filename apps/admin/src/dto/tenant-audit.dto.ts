@@ -1,52 +1,54 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { SIGNING_ALGORITHMS, type SigningAlgorithm } from '@gatehouse/tenants';
-import { QueryIsoDate } from './decorators.js';
+import { Optional, QueryIsoDate } from './decorators.js';
 import { PageQueryDto } from './page.dto.js';
 
 export class UpdateTenantDto {
   @ApiPropertyOptional({ enum: SIGNING_ALGORITHMS })
-  @IsOptional()
+  @Optional()
   @IsIn(SIGNING_ALGORITHMS)
   signingAlgorithm?: SigningAlgorithm;
 
   @ApiPropertyOptional({ minimum: 300, maximum: 86400 })
-  @IsOptional()
+  @Optional()
   @IsInt()
   @Min(300)
   @Max(86400)
   accessTokenLifetimeSeconds?: number;
 
   @ApiPropertyOptional({ minimum: 300, maximum: 86400 })
-  @IsOptional()
+  @Optional()
   @IsInt()
   @Min(300)
   @Max(86400)
   extAccessTokenLifetimeSeconds?: number;
 }
 
+const ACTION = /^[a-z0-9._*-]+$/;
+
 export class AuditQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ description: 'User id or client id of the actor' })
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(100)
   actor?: string;
 
-  @ApiPropertyOptional({ description: 'Exact action, or a prefix ending in .*', example: 'client.secret.*' })
-  @IsOptional()
+  @ApiPropertyOptional({ description: 'Exact action, or a prefix ending in .*', example: 'client.secret.*', pattern: ACTION.source })
+  @Optional()
   @IsString()
   @MaxLength(100)
-  @Matches(/^[a-z0-9._*-]+$/, { message: 'action is a dotted name, optionally ending in .*' })
+  @Matches(ACTION, { message: 'action is a dotted name, optionally ending in .*' })
   action?: string;
 
   @ApiPropertyOptional({ description: 'Target id (user id, client id, API id)' })
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(100)
   target?: string;
 
   @ApiPropertyOptional({ type: String, format: 'date-time', description: 'ISO 8601; events at or after it' })
-  @IsOptional()
+  @Optional()
   @QueryIsoDate()
   since?: Date;
 }

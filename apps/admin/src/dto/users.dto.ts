@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsEmail, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
-import { SingleLine } from './decorators.js';
+import { ArrayMaxSize, IsArray, IsEmail, IsIn, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { Optional, SingleLine } from './decorators.js';
 import { ROLES, type Role } from '@gatehouse/accounts';
-import type { InitialPasswordMode, UserStatus } from '@gatehouse/accounts';
+import { DEFAULT_PASSWORD_SETUP, type InitialPasswordMode, type UserStatus } from '@gatehouse/accounts';
 import { PageQueryDto } from './page.dto.js';
 
 const USERNAME = /^[A-Za-z0-9._@-]{1,64}$/;
@@ -30,28 +30,33 @@ export class CreateUserDto {
   displayName: string;
 
   @ApiPropertyOptional({ enum: ROLES, isArray: true, description: 'Administrator only' })
-  @IsOptional()
+  @Optional()
   @IsArray()
   @ArrayMaxSize(4)
   @IsIn(ROLES, { each: true })
   roles?: Role[];
 
-  @ApiPropertyOptional({ enum: PASSWORD_MODES })
-  @IsOptional()
+  @ApiPropertyOptional({
+    enum: PASSWORD_MODES,
+    default: DEFAULT_PASSWORD_SETUP,
+    description:
+      'How the person gets a password. "activation-link" (the default): a link to choose one is mailed at once (valid 24 h). "generate": a one-time password is returned once, in `initialPassword`, to be changed at the first login.',
+  })
+  @Optional()
   @IsIn(PASSWORD_MODES)
   password?: InitialPasswordMode;
 }
 
 export class UpdateUserDto {
   @ApiPropertyOptional({ maxLength: 254 })
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(254)
   @IsEmail()
   email?: string;
 
   @ApiPropertyOptional({ maxLength: 200 })
-  @IsOptional()
+  @Optional()
   @IsString()
   @MinLength(1)
   @MaxLength(200)
@@ -59,7 +64,7 @@ export class UpdateUserDto {
   displayName?: string;
 
   @ApiPropertyOptional({ enum: ROLES, isArray: true, description: 'Administrator only' })
-  @IsOptional()
+  @Optional()
   @IsArray()
   @ArrayMaxSize(4)
   @IsIn(ROLES, { each: true })
@@ -68,24 +73,24 @@ export class UpdateUserDto {
 
 export class UserQueryDto extends PageQueryDto {
   @ApiPropertyOptional()
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(64)
   username?: string;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(254)
   email?: string;
 
   @ApiPropertyOptional({ enum: STATUSES })
-  @IsOptional()
+  @Optional()
   @IsIn(STATUSES)
   status?: UserStatus;
 
   @ApiPropertyOptional({ enum: ROLES })
-  @IsOptional()
+  @Optional()
   @IsIn(ROLES)
   role?: Role;
 }

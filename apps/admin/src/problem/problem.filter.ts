@@ -118,10 +118,13 @@ export function invitationStatus(code: InvitationErrorCode): number {
       return 400;
     case InvitationErrorCode.NotPending:
     case InvitationErrorCode.UserDisabled:
+    case InvitationErrorCode.PasswordAlreadySet:
       return 409;
     case InvitationErrorCode.Expired:
     case InvitationErrorCode.Revoked:
     case InvitationErrorCode.AlreadyAccepted:
+    case InvitationErrorCode.Superseded:
+    case InvitationErrorCode.PasswordWindowClosed:
       return 410;
     case InvitationErrorCode.WrongUser:
       return 403;

@@ -1,7 +1,7 @@
 import { AccountError, AccountErrorCode } from '@gatehouse/accounts';
 import { InvitationError, InvitationErrorCode } from '@gatehouse/invitations';
 import { type SafeHtml, html } from '@gatehouse/views';
-import { askContact } from './pages/content.pages.js';
+import { askContact, utcMinute } from './pages/content.pages.js';
 import { WebPageError, notFound } from './web.errors.js';
 
 /** Headers of every link page: the token must not leak through Referer, nor stay in a cache. */
@@ -9,9 +9,18 @@ export const LINK_HEADERS = { 'Referrer-Policy': 'no-referrer', 'Cache-Control':
 
 export const gone = (detail: SafeHtml) => new WebPageError(410, 'This link no longer works', detail, LINK_HEADERS);
 
-/** The page for an invitation that cannot be accepted; every code is mapped (the switch is exhaustive). */
-export function invitationRefusal(code: InvitationErrorCode, contactEmail?: string): WebPageError {
-  const ask = askContact(contactEmail);
+/** What a refusal page can say about the link: whom to ask, and when a newer link replaced it. */
+export interface LinkFacts {
+  contactEmail?: string;
+  newerLinkSentAt?: Date;
+}
+
+/**
+ * The page for an invitation link that cannot be used; every code is mapped (the switch is
+ * exhaustive). Shown to every visitor, signed in or not: it names no documentation section.
+ */
+export function invitationRefusal(code: InvitationErrorCode, facts: LinkFacts = {}): WebPageError {
+  const ask = askContact(facts.contactEmail);
   switch (code) {
     case InvitationErrorCode.Expired:
       return gone(html`This invitation has expired. ${ask}`);
@@ -19,9 +28,23 @@ export function invitationRefusal(code: InvitationErrorCode, contactEmail?: stri
       return gone(html`This invitation has been withdrawn. ${ask}`);
     case InvitationErrorCode.AlreadyAccepted:
       return gone(
-        html`This invitation has already been used. Your sections are under <a href="/docs">Documentation</a>. If
-          something is missing: ${ask}`,
+        html`This invitation has already been used. Its sections are under <a href="/docs">Documentation</a> once you
+          log in. If something is missing: ${ask}`,
       );
+    case InvitationErrorCode.Superseded:
+      return gone(
+        facts.newerLinkSentAt
+          ? html`A newer link was sent to you on ${utcMinute(facts.newerLinkSentAt)}. Please use the link in that mail; this
+              one no longer works. ${ask}`
+          : html`A newer link was sent to you. Please use the link in the newest mail; this one no longer works. ${ask}`,
+      );
+    case InvitationErrorCode.PasswordWindowClosed:
+      return gone(
+        html`This link could set your password for 24 hours after it was sent, and that time is over. ${ask} The new
+          link will let you choose your password and accept.`,
+      );
+    case InvitationErrorCode.PasswordAlreadySet:
+      return new WebPageError(409, 'You have a password', html`Your password is set. <a href="/login">Log in</a>, then open the link again to accept.`, LINK_HEADERS);
     case InvitationErrorCode.WrongUser:
       return new WebPageError(
         403,
@@ -29,9 +52,10 @@ export function invitationRefusal(code: InvitationErrorCode, contactEmail?: stri
         'This invitation was sent to another account. Log out and log in as the invited user.',
         LINK_HEADERS,
       );
+    case InvitationErrorCode.UserDisabled:
+      return gone(html`The account this invitation is for is disabled, so the invitation cannot be used now. ${ask}`);
     case InvitationErrorCode.NotFound:
     case InvitationErrorCode.UserNotFound:
-    case InvitationErrorCode.UserDisabled:
     case InvitationErrorCode.UnknownSections:
     case InvitationErrorCode.InvalidExpiry:
     case InvitationErrorCode.NotPending:

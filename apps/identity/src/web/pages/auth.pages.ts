@@ -88,3 +88,19 @@ export function messagePage(text: string, link?: { href: string; label: string }
   return html`<p>${text}</p>
     ${link ? html`<p><a href="${link.href}">${link.label}</a></p>` : ''}`;
 }
+
+/** The invitation link for someone without a password: choose one first, then accept. */
+export function invitationPasswordPage(input: { csrf: string; action: string; username: string; until: string; error?: string }): SafeHtml {
+  return html`${message(input.error)}
+    <p>
+      You have been invited to private documentation. Your account <strong>${input.username}</strong> has no password
+      yet: choose one now, then accept the invitation.
+    </p>
+    <form class="stack" method="post" action="${input.action}">
+      <input type="hidden" name="_csrf" value="${input.csrf}" />
+      <input type="text" name="username" value="${input.username}" autocomplete="username" hidden />
+      ${newPasswordFields()}
+      <p class="hint">This link can set your password until ${input.until}.</p>
+      <div><button type="submit">Set password and continue</button></div>
+    </form>`;
+}

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AuditService } from '@gatehouse/audit';
+import { type Actor, AuditService } from '@gatehouse/audit';
 import { type Tenant, TenantService, type TenantSettingsInput } from '@gatehouse/tenants';
-import type { AdminPrincipal } from './auth/principal.js';
 
 export interface TenantView {
   id: string;
@@ -25,7 +24,10 @@ function toTenantView(tenant: Tenant): TenantView {
   };
 }
 
-/** Coordinates the tenant settings change with its audit row, in one transaction. */
+/**
+ * The tenant's own settings (signing algorithm, token lifetimes): read, and changed together with
+ * its audit row in one transaction. The admin API and the console call exactly this.
+ */
 @Injectable()
 export class TenantSettingsService {
   constructor(
@@ -38,16 +40,16 @@ export class TenantSettingsService {
     return toTenantView(await this.tenants.getById(tenantId));
   }
 
-  update(principal: AdminPrincipal, input: TenantSettingsInput): Promise<TenantView> {
+  update(tenantId: string, actor: Actor, input: TenantSettingsInput): Promise<TenantView> {
     return this.dataSource.transaction(async (em) => {
-      const before = toTenantView(await this.tenants.getById(principal.tenantId, em));
-      const tenant = await this.tenants.updateSettings(em, principal.tenantId, input);
+      const before = toTenantView(await this.tenants.getById(tenantId, em));
+      const tenant = await this.tenants.updateSettings(em, tenantId, input);
       await this.audit.record(em, {
-        tenantId: principal.tenantId,
-        actor: principal,
+        tenantId,
+        actor,
         action: 'tenant.settings.updated',
         targetType: 'tenant',
-        targetId: principal.tenantId,
+        targetId: tenantId,
         details: { before, changes: { ...input } },
       });
       return toTenantView(tenant);
