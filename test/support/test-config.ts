@@ -12,6 +12,8 @@ export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = 
     publicUrl: 'http://localhost:3000',
     port: 0,
     adminPort: 0,
+    host: '127.0.0.1',
+    managementPort: 0,
     smtpUrl: undefined,
     mailFrom: 'Gatehouse <no-reply@localhost>',
     secretPepper: Buffer.alloc(32, 0x11),
@@ -20,6 +22,9 @@ export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = 
     tlsKeyFile: undefined,
     trustProxy: false,
     logLevel: 'warn',
+    mailRetryHours: 24,
+    outboxLeaseSeconds: 20,
+    shutdownTimeoutSeconds: 10,
     ...overrides,
   };
 }

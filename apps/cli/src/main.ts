@@ -1,51 +1,43 @@
 import 'reflect-metadata';
-import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '@gatehouse/config';
-import { runCommand } from './commands.js';
+import { type AppConfig, ConfigError, loadConfig } from '@gatehouse/config';
+import { CommandError, UsageError } from './command.js';
+import { COMMANDS } from './command-table.js';
+import { dispatch, usage } from './dispatch.js';
 
-const USAGE = `Usage: npm run cli -- <command> [options]
+/** Exit codes: 0 done, 1 failed (bad configuration included), 2 wrong command line. */
+const log = (line: string) => process.stderr.write(`${line}\n`);
 
-Commands:
-  migrate                                  apply pending migrations
-  bootstrap --tenant <slug> [--json] [--rotate-secret]
-                                           create a tenant with its admin API, an Administrator
-                                           operator and that operator's client; prints the secret once
-  start                                    run identity, admin and worker in one process
-`;
-
-async function main(): Promise<number> {
-  const { positionals, values } = parseArgs({
-    allowPositionals: true,
-    options: {
-      tenant: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      'rotate-secret': { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
-  const [command] = positionals;
-  if (values.help || !command) {
-    process.stdout.write(USAGE);
-    return values.help ? 0 : 2;
+async function main(argv: string[]): Promise<number> {
+  if (argv.length === 0) {
+    process.stderr.write(usage(COMMANDS));
+    return 2;
   }
-  const config = loadConfig(process.env);
-  return runCommand(command, config, {
-    tenant: values.tenant,
-    json: values.json ?? false,
-    rotateSecret: values['rotate-secret'] ?? false,
+  if (argv[0] === 'help' || argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(usage(COMMANDS));
+    return 0;
+  }
+  const invocation = dispatch(COMMANDS, argv);
+  let config: AppConfig | undefined;
+  return invocation.command.run!({
+    values: invocation.values,
+    positionals: invocation.positionals,
+    config: () => (config ??= loadConfig(process.env)),
+    log,
+    out: (text) => process.stdout.write(text),
   });
 }
 
-main().then(
-  (code) => {
-    if (code !== 0) process.exitCode = code;
-  },
-  (error: unknown) => {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-    } else {
-      console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-    }
-    process.exitCode = 1;
-  },
+function explain(error: unknown): number {
+  if (error instanceof UsageError) {
+    log(`error: ${error.message} (npm run cli -- --help lists the commands)`);
+    return 2;
+  }
+  if (error instanceof ConfigError || error instanceof CommandError) log(error.message);
+  else log(`error: ${error instanceof Error ? error.message : String(error)}`);
+  return 1;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => process.exit(explain(error)),
 );

@@ -1,55 +1,46 @@
-import type { INestApplicationContext } from '@nestjs/common';
-import type { AppConfig } from '@gatehouse/config';
+
+import { runApps } from '@gatehouse/http';
+import { type BootstrapResult } from '@gatehouse/provisioning';
 import { migrateDatabase } from '@gatehouse/schema';
-import { createAdminApp } from '../../admin/src/admin.app.js';
-import { createIdentityApp } from '../../identity/src/identity.app.js';
-import { createWorker } from '../../worker/src/worker.app.js';
-import { bootstrapTenant, isDatabaseEmpty, printBootstrap, writeBootstrapFile } from './bootstrap.command.js';
+import { adminRole } from '../../admin/src/admin-role.js';
+import { identityRole } from '../../identity/src/identity-role.js';
+import { workerRole } from '../../worker/src/worker-role.js';
+import { bootstrapTenant, isDatabaseEmpty, writeBootstrapFile } from './bootstrap.command.js';
+import type { Command } from './command.js';
 import { type DatabaseRuntime, resolveDatabase } from './database-runtime.js';
+import { readyBox } from './ready-box.js';
 
 export const DEFAULT_TENANT = 'default';
 
 /**
  * `npm start`: identity (PORT), admin (ADMIN_PORT) and the worker in one process, for one
- * machine. On an empty database it bootstraps tenant `default` first. Production runs each app
- * as its own process instead.
+ * machine, with the embedded Postgres when DATABASE_URL is unset. On an empty database it
+ * bootstraps tenant `default` first; the credentials are printed last, once every app is ready.
  */
-export async function startAll(config: AppConfig, log: (line: string) => void): Promise<void> {
-  let runtime: DatabaseRuntime | undefined;
-  const running: INestApplicationContext[] = [];
-  let stopping = false;
-  const stop = async (code: number) => {
-    if (stopping) return;
-    stopping = true;
-    for (const app of running.reverse()) await app.close().catch(() => undefined);
-    await runtime?.stop().catch(() => undefined);
-    process.exit(code);
-  };
-  process.once('SIGINT', () => void stop(0));
-  process.once('SIGTERM', () => void stop(0));
-
-  try {
-    runtime = await resolveDatabase(config, log);
-    const applied = await migrateDatabase(runtime.config.databaseUrl);
-    if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
-    if (await isDatabaseEmpty(runtime.config)) {
-      const result = await bootstrapTenant(runtime.config, DEFAULT_TENANT, false);
-      const file = writeBootstrapFile(runtime.config.dataDir, result);
-      process.stdout.write(`Bootstrapped tenant "${DEFAULT_TENANT}"; credentials also written to ${file}\n`);
-      process.stdout.write(printBootstrap(result, false));
+export const startCommand: Command = {
+  summary: 'run identity, admin and worker in one process (one machine; embedded Postgres without DATABASE_URL)',
+  run: async (input) => {
+    const runtime = await resolveDatabase(input.config(), input.log);
+    let bootstrapped: { result: BootstrapResult; file: string } | undefined;
+    try {
+      bootstrapped = await prepare(runtime, input.log);
+    } catch (error) {
+      await runtime.stop().catch(() => undefined);
+      throw error;
     }
-    const identity = await createIdentityApp({ config: runtime.config });
-    running.push(identity);
-    await identity.listen(runtime.config.port);
-    log(`identity listening on port ${runtime.config.port} (${runtime.config.publicUrl})`);
-    const admin = await createAdminApp({ config: runtime.config });
-    running.push(admin);
-    await admin.listen(runtime.config.adminPort);
-    log(`admin listening on port ${runtime.config.adminPort} (/admin/v1, /admin/docs)`);
-    running.push(await createWorker({ config: runtime.config }));
-    log('worker running');
-  } catch (error) {
-    log(`start failed: ${error instanceof Error ? error.message : String(error)}`);
-    await stop(1);
-  }
+    const config = runtime.config;
+    return runApps(config, [identityRole(config), adminRole(config), workerRole(config)], {
+      log: input.log,
+      afterStart: () => input.out(readyBox(config, DEFAULT_TENANT, bootstrapped)),
+      afterStop: () => runtime.stop(),
+    });
+  },
+};
+
+async function prepare(runtime: DatabaseRuntime, log: (line: string) => void) {
+  const applied = await migrateDatabase(runtime.config.databaseUrl);
+  if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
+  if (!(await isDatabaseEmpty(runtime.config))) return undefined;
+  const result = await bootstrapTenant(runtime.config, DEFAULT_TENANT, false);
+  return { result, file: writeBootstrapFile(runtime.config.dataDir, result) };
 }

@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { ScheduleModule } from '@nestjs/schedule';
 import { AccountsModule } from '@gatehouse/accounts';
 import { ClientsModule } from '@gatehouse/clients';
 import type { AppConfig } from '@gatehouse/config';
@@ -30,6 +31,7 @@ export class WorkerModule {
         InvitationsModule,
         ClientsModule,
         SessionsModule,
+        ScheduleModule.forRoot(),
       ],
       providers: [SchedulerService, { provide: WORKER_JOB_OPTIONS, useValue: options.jobs ?? {} }],
     };

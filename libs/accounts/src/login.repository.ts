@@ -42,7 +42,8 @@ export class LoginRepository {
    * atomic statement, so parallel attempts each count exactly once; then sets the lock the policy
    * gives for the new count.
    */
-  async recordFailure(userId: string, lockSeconds: (failures: number) => number): Promise<void> {
+  /** Counts a failure; returns the seconds the account is now locked for (0: not locked). */
+  async recordFailure(userId: string, lockSeconds: (failures: number) => number): Promise<number> {
     const rows: Array<{ failed_login_count: number }> = await this.dataSource.query(
       `WITH c AS (UPDATE users SET failed_login_count = failed_login_count + 1
                    WHERE id = $1 AND (locked_until IS NULL OR locked_until <= now())
@@ -57,6 +58,7 @@ export class LoginRepository {
         [userId, seconds],
       );
     }
+    return seconds;
   }
 
   async recordSuccess(userId: string): Promise<void> {

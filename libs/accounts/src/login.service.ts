@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import argon2 from 'argon2';
 import { DataSource } from 'typeorm';
 import { type Actor, AuditService } from '@gatehouse/audit';
+import { MetricsRegistry } from '@gatehouse/http';
 import { MailOutbox, passwordChangedEmail } from '@gatehouse/mail';
 import { type LoginCandidate, LoginRepository } from './login.repository.js';
 import {
@@ -78,10 +79,17 @@ export class LoginService {
     private readonly logins: LoginRepository,
     private readonly audit: AuditService,
     private readonly outbox: MailOutbox,
+    private readonly metrics: MetricsRegistry,
   ) {}
 
   /** `source` is the client address; without one only the per-account throttle applies. */
   async authenticate(tenantId: string, username: string, password: string, source?: string): Promise<LoginOutcome> {
+    const outcome = await this.check(tenantId, username, password, source);
+    this.metrics.logins.add(outcome.ok ? 'succeeded' : outcome.throttled ? 'throttled' : 'failed');
+    return outcome;
+  }
+
+  private async check(tenantId: string, username: string, password: string, source?: string): Promise<LoginOutcome> {
     const blockedUntil = source ? await this.logins.sourceBlockedUntil(tenantId, source) : null;
     if (blockedUntil) return { ok: false, throttled: true, retryAfterSeconds: secondsUntil(blockedUntil) };
     const candidate = username ? await this.logins.findByUsername(tenantId, username) : null;
@@ -96,6 +104,7 @@ export class LoginService {
         SOURCE_FAILURE_LIMIT,
       );
       if (counted.failures === SOURCE_FAILURE_LIMIT) {
+        this.metrics.lockouts.add('source');
         this.logger.warn(
           `login source blocked tenant=${tenantId} source=${source.slice(0, 64)} failures=${counted.failures}`,
         );
@@ -109,7 +118,10 @@ export class LoginService {
     }
     if (!candidate) return { ok: false };
     if (failed) {
-      if (!locked && candidate.status === 'active') await this.logins.recordFailure(candidate.id, lockSecondsAfter);
+      if (!locked && candidate.status === 'active') {
+        const lockedFor = await this.logins.recordFailure(candidate.id, lockSecondsAfter);
+        if (lockedFor >= LOCK_SECONDS) this.metrics.lockouts.add('account');
+      }
       await this.record(candidate, 'user.login.failed', { locked, disabled: candidate.status !== 'active' });
       return { ok: false };
     }

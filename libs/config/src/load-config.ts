@@ -24,10 +24,25 @@ export function loadConfig(env: Env): AppConfig {
   const logLevel = oneOf(read('LOG_LEVEL') ?? 'info', LOG_LEVELS, 'LOG_LEVEL', problems);
   const dataDir = resolve(read('DATA_DIR') ?? './var');
   const databaseUrl = optionalUrl(read('DATABASE_URL'), ['postgres:', 'postgresql:'], 'DATABASE_URL', problems);
-  const publicUrl = optionalUrl(read('PUBLIC_URL') ?? 'http://localhost:3000', ['http:', 'https:'], 'PUBLIC_URL', problems);
   const smtpUrl = optionalUrl(read('SMTP_URL'), ['smtp:', 'smtps:'], 'SMTP_URL', problems);
   const port = portNumber(read('PORT') ?? '3000', 'PORT', problems);
   const adminPort = portNumber(read('ADMIN_PORT') ?? '3001', 'ADMIN_PORT', problems);
+  const managementPort = portNumber(read('MANAGEMENT_PORT') ?? '9000', 'MANAGEMENT_PORT', problems);
+  const publicUrl = optionalUrl(
+    read('PUBLIC_URL') ?? `http://localhost:${port ?? 3000}`,
+    ['http:', 'https:'],
+    'PUBLIC_URL',
+    problems,
+  );
+  const host = read('HOST') ?? '127.0.0.1';
+  if (!/^[A-Za-z0-9.:_-]{1,253}$/.test(host)) problems.push(`HOST must be an address or host name (got "${host}")`);
+  const mailRetryHours = positiveNumber(read('MAIL_RETRY_HOURS') ?? '24', 'MAIL_RETRY_HOURS', problems);
+  const outboxLeaseSeconds = positiveNumber(read('OUTBOX_LEASE_SECONDS') ?? '20', 'OUTBOX_LEASE_SECONDS', problems);
+  const shutdownTimeoutSeconds = positiveNumber(
+    read('SHUTDOWN_TIMEOUT_SECONDS') ?? '20',
+    'SHUTDOWN_TIMEOUT_SECONDS',
+    problems,
+  );
   const mailFrom = read('MAIL_FROM') ?? 'Gatehouse <no-reply@localhost>';
   if (/[\r\n]/.test(mailFrom)) problems.push('MAIL_FROM must be a single line');
   const tlsCertFile = read('TLS_CERT_FILE');
@@ -62,6 +77,8 @@ export function loadConfig(env: Env): AppConfig {
     publicUrl: publicUrl!.replace(/\/+$/, ''),
     port: port!,
     adminPort: adminPort!,
+    host,
+    managementPort: managementPort!,
     smtpUrl,
     mailFrom,
     secretPepper,
@@ -70,7 +87,17 @@ export function loadConfig(env: Env): AppConfig {
     tlsKeyFile,
     trustProxy,
     logLevel: logLevel as LogLevel,
+    mailRetryHours: mailRetryHours!,
+    outboxLeaseSeconds: outboxLeaseSeconds!,
+    shutdownTimeoutSeconds: shutdownTimeoutSeconds!,
   };
+}
+
+function positiveNumber(value: string, name: string, problems: string[]): number | undefined {
+  const number = Number(value);
+  if (/^\d+(\.\d+)?$/.test(value) && number > 0) return number;
+  problems.push(`${name} must be a positive number (got "${value}")`);
+  return undefined;
 }
 
 function oneOf<T extends string>(value: string, allowed: T[], name: string, problems: string[]): T | undefined {

@@ -14,10 +14,13 @@ export class ChangeListener {
   private stopped = false;
   private retryTimer: NodeJS.Timeout | undefined;
   private isConnected = false;
+  private wasLost = false;
 
   constructor(
     private readonly url: string,
     private readonly log: (message: string) => void = () => undefined,
+    /** Called each time the connection is made again after it was lost (a metric counts them). */
+    private readonly onReconnect: () => void = () => undefined,
   ) {}
 
   get connected(): boolean {
@@ -56,6 +59,8 @@ export class ChangeListener {
       await client.query(`LISTEN ${CHANGE_CHANNEL}`);
       this.client = client;
       this.isConnected = true;
+      if (this.wasLost) this.onReconnect();
+      this.wasLost = false;
       this.publish({ kind: 'tenant', tenantId: '*', id: '*' });
     } catch (error) {
       await client.end().catch(() => undefined);
@@ -68,6 +73,7 @@ export class ChangeListener {
     if (this.client !== client) return;
     this.client = undefined;
     this.isConnected = false;
+    this.wasLost = true;
     this.publish({ kind: 'tenant', tenantId: '*', id: '*' });
     client.end().catch(() => undefined);
     this.scheduleRetry();

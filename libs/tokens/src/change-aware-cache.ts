@@ -21,6 +21,8 @@ export interface ChangeAwareCacheOptions {
   maxEntries?: number;
   /** Any relevant event drops every entry (for caches keyed by something other than the tenant). */
   dropAllOnChange?: boolean;
+  /** Counts {@link ChangeAwareCache.peek}'s answers (the hit ratio on /metrics); an increment each. */
+  stats?: { hits: { count: number }; misses: { count: number } };
 }
 
 /**
@@ -62,9 +64,13 @@ export class ChangeAwareCache<V> {
    * else {@link NOT_CACHED} and the caller goes through {@link get}.
    */
   peek(key: string): V | typeof NOT_CACHED {
-    if (!this.listener.connected) return NOT_CACHED;
-    const cached = this.entries.get(key);
-    return cached?.settled && cached.expiresAt > Date.now() ? cached.settled.value : NOT_CACHED;
+    const cached = this.listener.connected ? this.entries.get(key) : undefined;
+    if (cached?.settled && cached.expiresAt > Date.now()) {
+      if (this.options.stats) this.options.stats.hits.count++;
+      return cached.settled.value;
+    }
+    if (this.options.stats) this.options.stats.misses.count++;
+    return NOT_CACHED;
   }
 
   /**

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ChangeListener } from '@gatehouse/database';
+import { MetricsRegistry } from '@gatehouse/http';
 import { type Tenant, TenantService } from '@gatehouse/tenants';
 import { ChangeAwareCache, NOT_CACHED } from './change-aware-cache.js';
 import { type ApiRow, ClientCredentialsRepository, type ClientSnapshot } from './client-credentials.repository.js';
@@ -30,15 +31,18 @@ export class CredentialDirectory {
     private readonly tenantService: TenantService,
     private readonly repository: ClientCredentialsRepository,
     listener: ChangeListener,
+    metrics: MetricsRegistry,
   ) {
+    const stats = { hits: metrics.cacheHits, misses: metrics.cacheMisses };
     const byClientId = (key: string, event: { kind: string; id: string }) =>
       event.kind === 'user' || key.endsWith(`|${event.id}`);
-    this.tenants = new ChangeAwareCache(listener, { kinds: ['tenant'], ttlMs: FIVE_MINUTES, dropAllOnChange: true });
-    this.apis = new ChangeAwareCache(listener, { kinds: ['tenant'], ttlMs: 60_000 });
+    this.tenants = new ChangeAwareCache(listener, { kinds: ['tenant'], ttlMs: FIVE_MINUTES, dropAllOnChange: true, stats });
+    this.apis = new ChangeAwareCache(listener, { kinds: ['tenant'], ttlMs: 60_000, stats });
     this.clients = new ChangeAwareCache(listener, {
       kinds: ['client', 'user'],
       ttlMs: FIVE_MINUTES,
       matches: byClientId,
+      stats,
     });
     this.unknownClients = new ChangeAwareCache(listener, {
       kinds: ['client'],

@@ -1,0 +1,17 @@
+import type { Command } from './command.js';
+import { bootstrapCommand, migrateCommand } from './database.commands.js';
+import { adminCommand, identityCommand, workerCommand } from './serve.commands.js';
+import { startCommand } from './start.js';
+
+/**
+ * Every CLI command, by name: a new command is its own file plus one line here. Commands with
+ * subcommands (`operator invite`) carry them in their own `subcommands` table.
+ */
+export const COMMANDS: Record<string, Command> = {
+  migrate: migrateCommand,
+  bootstrap: bootstrapCommand,
+  start: startCommand,
+  identity: identityCommand,
+  admin: adminCommand,
+  worker: workerCommand,
+};
