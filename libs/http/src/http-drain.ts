@@ -29,8 +29,9 @@ export class HttpDrain {
       for (const socket of this.sockets) {
         const current = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
         if (current) closeAfter(current);
-        else socket.destroySoon();
       }
+      // Node knows which connections are between requests (none half read): only those close now.
+      this.server.closeIdleConnections();
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
     for (const socket of this.sockets) socket.destroy();
