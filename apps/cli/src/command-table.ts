@@ -1,7 +1,6 @@
 import type { Command } from './command.js';
 import { bootstrapCommand, migrateCommand } from './database.commands.js';
-import { adminCommand, identityCommand, workerCommand } from './serve.commands.js';
-import { startCommand } from './start.js';
+import { adminCommand, identityCommand, startCommand, workerCommand } from './serve.commands.js';
 
 /**
  * Every CLI command, by name: a new command is its own file plus one line here. Commands with

@@ -7,7 +7,10 @@ import type { AppConfig } from '@gatehouse/config';
 export interface CommandInput {
   values: Record<string, string | boolean | undefined>;
   positionals: string[];
-  /** Reads and validates the environment (a ConfigError stops the CLI with exit code 1). */
+  /**
+   * Reads and validates the environment once (a ConfigError stops the CLI with exit code 1).
+   * Commands call it before loading their apps, so a bad value is reported at once.
+   */
   config(): AppConfig;
   /** Progress and diagnostics, on stderr. */
   log(line: string): void;

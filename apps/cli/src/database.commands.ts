@@ -1,12 +1,9 @@
-import type { AppConfig } from '@gatehouse/config';
-import { migrateDatabase } from '@gatehouse/schema';
-import { bootstrapTenant, printBootstrap } from './bootstrap.command.js';
-import { type Command, type CommandInput, requiredOption } from './command.js';
-import { resolveDatabase } from './database-runtime.js';
+import type { Command } from './command.js';
 
+/** Commands on the database; their work loads only when they run (usage errors answer at once). */
 export const migrateCommand: Command = {
   summary: 'apply pending migrations (DATABASE_URL, or the embedded Postgres under DATA_DIR)',
-  run: (input) => withDatabase(input, async () => 0),
+  run: async (input) => (input.config(), (await import('./database.run.js')).migrate(input)),
 };
 
 export const bootstrapCommand: Command = {
@@ -18,27 +15,5 @@ export const bootstrapCommand: Command = {
     json: { type: 'boolean', default: false },
     'rotate-secret': { type: 'boolean', default: false },
   },
-  run: (input) => {
-    const tenant = requiredOption(input, 'tenant');
-    return withDatabase(input, async (config) => {
-      const result = await bootstrapTenant(config, tenant, input.values['rotate-secret'] === true);
-      input.out(printBootstrap(result, input.values.json === true));
-      return 0;
-    });
-  },
+  run: async (input) => (input.config(), (await import('./database.run.js')).bootstrap(input)),
 };
-
-/** Resolves the database, applies pending migrations, runs the work, stops an embedded server. */
-export async function withDatabase(
-  input: CommandInput,
-  work: (config: AppConfig & { databaseUrl: string }) => Promise<number>,
-): Promise<number> {
-  const runtime = await resolveDatabase(input.config(), input.log);
-  try {
-    const applied = await migrateDatabase(runtime.config.databaseUrl);
-    input.log(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database is up to date');
-    return await work(runtime.config);
-  } finally {
-    await runtime.stop();
-  }
-}

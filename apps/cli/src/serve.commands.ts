@@ -1,26 +1,22 @@
-import type { AppConfig } from '@gatehouse/config';
-import { type AppRole, runApps } from '@gatehouse/http';
-import { adminRole } from '../../admin/src/admin-role.js';
-import { identityRole } from '../../identity/src/identity-role.js';
-import { workerRole } from '../../worker/src/worker-role.js';
-import { type Command, CommandError } from './command.js';
+import type { Command } from './command.js';
 
-/** A command that runs one app in this process until SIGTERM (the image's roles). */
-function serve(name: string, summary: string, role: (config: AppConfig) => AppRole): Command {
-  return {
-    summary,
-    run: async (input) => {
-      const config = input.config();
-      if (!config.databaseUrl) {
-        throw new CommandError(
-          `DATABASE_URL is required to run the ${name} app on its own (the embedded Postgres is only for \`start\`).`,
-        );
-      }
-      return runApps(config, [role(config)], { log: input.log });
-    },
-  };
-}
+/** The roles of the image: one app per process, until SIGTERM. Each loads only when it runs. */
+export const identityCommand: Command = {
+  summary: 'run the identity app (token endpoint, discovery, Web UI) on PORT',
+  run: async (input) => (input.config(), (await import('./serve.run.js')).serve('identity', input)),
+};
 
-export const identityCommand = serve('identity', 'run the identity app (token endpoint, discovery, Web UI) on PORT', identityRole);
-export const adminCommand = serve('admin', 'run the admin app (/admin/v1, console) on ADMIN_PORT', adminRole);
-export const workerCommand = serve('worker', 'run the worker (outbox delivery, sweeps, key rotation)', (config) => workerRole(config));
+export const adminCommand: Command = {
+  summary: 'run the admin app (/admin/v1, console) on ADMIN_PORT',
+  run: async (input) => (input.config(), (await import('./serve.run.js')).serve('admin', input)),
+};
+
+export const workerCommand: Command = {
+  summary: 'run the worker (outbox delivery, sweeps, key rotation)',
+  run: async (input) => (input.config(), (await import('./serve.run.js')).serve('worker', input)),
+};
+
+export const startCommand: Command = {
+  summary: 'run identity, admin and worker in one process (one machine; embedded Postgres without DATABASE_URL)',
+  run: async (input) => (input.config(), (await import('./start.run.js')).start(input)),
+};

@@ -6,7 +6,7 @@ import { adminRole } from '../../admin/src/admin-role.js';
 import { identityRole } from '../../identity/src/identity-role.js';
 import { workerRole } from '../../worker/src/worker-role.js';
 import { bootstrapTenant, isDatabaseEmpty, writeBootstrapFile } from './bootstrap.command.js';
-import type { Command } from './command.js';
+import type { CommandInput } from './command.js';
 import { type DatabaseRuntime, resolveDatabase } from './database-runtime.js';
 import { readyBox } from './ready-box.js';
 
@@ -17,25 +17,22 @@ export const DEFAULT_TENANT = 'default';
  * machine, with the embedded Postgres when DATABASE_URL is unset. On an empty database it
  * bootstraps tenant `default` first; the credentials are printed last, once every app is ready.
  */
-export const startCommand: Command = {
-  summary: 'run identity, admin and worker in one process (one machine; embedded Postgres without DATABASE_URL)',
-  run: async (input) => {
-    const runtime = await resolveDatabase(input.config(), input.log);
-    let bootstrapped: { result: BootstrapResult; file: string } | undefined;
-    try {
-      bootstrapped = await prepare(runtime, input.log);
-    } catch (error) {
-      await runtime.stop().catch(() => undefined);
-      throw error;
-    }
-    const config = runtime.config;
-    return runApps(config, [identityRole(config), adminRole(config), workerRole(config)], {
-      log: input.log,
-      afterStart: () => input.out(readyBox(config, DEFAULT_TENANT, bootstrapped)),
-      afterStop: () => runtime.stop(),
-    });
-  },
-};
+export async function start(input: CommandInput): Promise<number> {
+  const runtime = await resolveDatabase(input.config(), input.log);
+  let bootstrapped: { result: BootstrapResult; file: string } | undefined;
+  try {
+    bootstrapped = await prepare(runtime, input.log);
+  } catch (error) {
+    await runtime.stop().catch(() => undefined);
+    throw error;
+  }
+  const config = runtime.config;
+  return runApps(config, [identityRole(config), adminRole(config), workerRole(config)], {
+    log: input.log,
+    afterStart: () => input.out(readyBox(config, DEFAULT_TENANT, bootstrapped)),
+    afterStop: () => runtime.stop(),
+  });
+}
 
 async function prepare(runtime: DatabaseRuntime, log: (line: string) => void) {
   const applied = await migrateDatabase(runtime.config.databaseUrl);
