@@ -133,6 +133,16 @@ describe('the compose topology: proxy, identity × 2, admin, worker × 2 on one 
     return text ? (JSON.parse(text) as Json) : {};
   };
 
+  /** Through the admin API: an API with one scope, a client with a secret and that scope. */
+  const activeClient = async (name: string, scope: string) => {
+    const api = await admin('POST', '/apis', { identifier: `api://${name}`, displayName: name });
+    await admin('POST', `/apis/${api.id}/scopes`, { value: scope, description: scope });
+    const client = await admin('POST', '/clients', { displayName: `${name} sync`, contactEmail: 'ops@example.com' });
+    const secret = await admin('POST', `/clients/${client.clientId}/secrets`, {});
+    await admin('PUT', `/clients/${client.clientId}/scopes`, { scopes: [`api://${name}/${scope}`] });
+    return { client, secret, fields: { client_id: client.clientId, client_secret: secret.secretText, scope: `api://${name}/.default` } };
+  };
+
   const token = (base: string, fields: Record<string, string>) =>
     fetch(`${base}/${tenant}/oauth2/v2.0/token`, {
       method: 'POST',
@@ -201,12 +211,7 @@ describe('the compose topology: proxy, identity × 2, admin, worker × 2 on one 
   });
 
   it('a disabled client and a revoked secret are refused by both identity replicas within 1 s', async () => {
-    const api = await admin('POST', '/apis', { identifier: 'api://orders', displayName: 'Orders' });
-    await admin('POST', `/apis/${api.id}/scopes`, { value: 'Orders.Read', description: 'Read orders' });
-    const client = await admin('POST', '/clients', { displayName: 'Orders sync', contactEmail: 'ops@example.com' });
-    const secret = await admin('POST', `/clients/${client.clientId}/secrets`, {});
-    await admin('PUT', `/clients/${client.clientId}/scopes`, { scopes: ['api://orders/Orders.Read'] });
-    const fields = { client_id: client.clientId, client_secret: secret.secretText, scope: 'api://orders/.default' };
+    const { client, secret, fields } = await activeClient('orders', 'Orders.Read');
     const direct = byService('identity').map((r) => `http://127.0.0.1:${r.port}`);
     for (const base of direct) expect((await token(base, fields)).status).toBe(200); // both replicas cache it
 
@@ -251,12 +256,7 @@ describe('the compose topology: proxy, identity × 2, admin, worker × 2 on one 
   });
 
   it('one identity replica restarted under ~200 token requests/s through the proxy: no request fails', async () => {
-    const api = await admin('POST', '/apis', { identifier: 'api://stock', displayName: 'Stock' });
-    await admin('POST', `/apis/${api.id}/scopes`, { value: 'Stock.Read', description: 'Read stock' });
-    const client = await admin('POST', '/clients', { displayName: 'Stock sync', contactEmail: 'ops@example.com' });
-    const secret = await admin('POST', `/clients/${client.clientId}/secrets`, {});
-    await admin('PUT', `/clients/${client.clientId}/scopes`, { scopes: ['api://stock/Stock.Read'] });
-    const fields = { client_id: client.clientId, client_secret: secret.secretText, scope: 'api://stock/.default' };
+    const { fields } = await activeClient('stock', 'Stock.Read');
     const failures: string[] = [];
     let sent = 0;
     let running = true;
