@@ -132,6 +132,12 @@ describe('npm start without DATABASE_URL (embedded Postgres)', () => {
     expect(await tenant.json()).toMatchObject({ signingAlgorithm: 'RS256' });
   });
 
+  it('names the app that wrote each log line, although all three share one process', async () => {
+    await fetch(`http://127.0.0.1:${port}/login`);
+    await waitFor(() => /"app":"identity"/.test(output) && /"app":"admin"/.test(output), 5_000, () => output);
+    expect(output).not.toContain('"app":"cli"');
+  });
+
   it('prints the secret once and never into the logs beyond that line', () => {
     const bootstrap = JSON.parse(readFileSync(join(dataDir, 'bootstrap.json'), 'utf8')) as Bootstrap;
     expect(output.split(bootstrap.clientSecret).length - 1).toBe(1);
