@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   type ComposeFile,
   LocalProcess,
@@ -196,6 +196,11 @@ describe('the compose topology: proxy, identity × 2, admin, worker × 2 on one 
     expect(issued.status).toBe(200);
     adminToken = ((await issued.json()) as Json).access_token;
   }, 120_000);
+
+  beforeEach(() => {
+    const stopped = replicas.filter((r) => !r.process.running);
+    if (stopped.length) throw new Error(`stopped unexpectedly: ${stopped.map((r) => `${r.process.name}\n${r.process.output}`).join('\n')}`);
+  });
 
   afterAll(async () => {
     await Promise.all(processes.map((p) => p.stop()));

@@ -43,8 +43,9 @@ export async function runApps(config: AppConfig, roles: AppRole[], options: RunO
   let stopRequested!: () => void;
   const stopping = new Promise<void>((resolve) => (stopRequested = resolve));
   const onSignal = () => stopRequested();
-  process.once('SIGTERM', onSignal);
-  process.once('SIGINT', onSignal);
+  // `on`, not `once`: a second signal while draining must not kill the process half-way.
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
   void options.stopSignal?.then(onSignal);
   let code = 0;
   try {
