@@ -8,7 +8,10 @@ const DIST = resolve(import.meta.dirname, '../dist/apps');
 const CLI = `${DIST}/cli/src/main.js`;
 const STACK_FRAME = /\n\s+at /;
 
-function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, args, {
     env: { PATH: process.env.PATH!, DATA_DIR: scratch('cli'), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -32,7 +35,15 @@ describe('command line: exit codes, usage errors, one process per role with a cl
   });
 
   it('answers a wrong command line with one line and exit code 2, never a stack trace', async () => {
-    const cases = [[], ['nope'], ['operator', 'invite', '--email', 'x'], ['bootstrap', '--tenat', 'x'], ['bootstrap'], ['migrate', 'extra'], ['start', '--port', '1']];
+    const cases = [
+      [],
+      ['nope'],
+      ['operator', 'invite', '--email', 'x'],
+      ['bootstrap', '--tenat', 'x'],
+      ['bootstrap'],
+      ['migrate', 'extra'],
+      ['start', '--port', '1'],
+    ];
     const results = await Promise.all(cases.map((args) => run([CLI, ...args])));
     for (const [i, args] of cases.entries()) {
       const result = results[i]!;
@@ -42,11 +53,17 @@ describe('command line: exit codes, usage errors, one process per role with a cl
     }
     const help = await run([CLI, '--help']);
     expect(help.code).toBe(0);
-    for (const command of ['migrate', 'bootstrap', 'start', 'identity', 'admin', 'worker']) expect(help.stdout).toContain(`  ${command}`);
+    for (const command of ['migrate', 'bootstrap', 'start', 'identity', 'admin', 'worker'])
+      expect(help.stdout).toContain(`  ${command}`);
   });
 
   it('a bad configuration exits non-zero from every entry point, naming the variable', async () => {
-    const entries = [[CLI, 'start'], [CLI, 'identity'], [CLI, 'migrate'], ...['identity', 'admin', 'worker'].map((app) => [`${DIST}/${app}/src/main.js`])];
+    const entries = [
+      [CLI, 'start'],
+      [CLI, 'identity'],
+      [CLI, 'migrate'],
+      ...['identity', 'admin', 'worker'].map((app) => [`${DIST}/${app}/src/main.js`]),
+    ];
     const results = await Promise.all(entries.map((args) => run(args, { PORT: 'abc', DATABASE_URL: database.url })));
     for (const [i, args] of entries.entries()) {
       const result = results[i]!;
@@ -60,12 +77,7 @@ describe('command line: exit codes, usage errors, one process per role with a cl
   });
 
   it('identity, admin and worker each run on their own and stop with exit code 0 on SIGTERM', async () => {
-    const roles = [
-      [CLI, 'identity'],
-      [CLI, 'admin'],
-      [CLI, 'worker'],
-      [`${DIST}/identity/src/main.js`],
-    ];
+    const roles = [[CLI, 'identity'], [CLI, 'admin'], [CLI, 'worker'], [`${DIST}/identity/src/main.js`]];
     const started = await Promise.all(
       roles.map(async (args) => {
         const managementPort = await freePort();
@@ -84,9 +96,13 @@ describe('command line: exit codes, usage errors, one process per role with a cl
     for (const { process: child, managementPort } of started) {
       const deadline = Date.now() + 30_000;
       for (;;) {
-        const ready = await fetch(`http://127.0.0.1:${managementPort}/health/ready`).then((r) => r.ok, () => false);
+        const ready = await fetch(`http://127.0.0.1:${managementPort}/health/ready`).then(
+          (r) => r.ok,
+          () => false,
+        );
         if (ready) break;
-        if (!child.running || Date.now() > deadline) throw new Error(`${child.name} never became ready:\n${child.output}`);
+        if (!child.running || Date.now() > deadline)
+          throw new Error(`${child.name} never became ready:\n${child.output}`);
         await new Promise((r) => setTimeout(r, 100));
       }
     }

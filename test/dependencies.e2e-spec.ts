@@ -23,7 +23,9 @@ function sources(dir: string): string[] {
 /** Every runtime dependency is used: nothing ships that nobody imports (issue: @nestjs/config, @nestjs/terminus). */
 describe('package.json dependencies', () => {
   it('are each imported by the code that runs, or named here with the reason', () => {
-    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
     const code = [...sources('apps'), ...sources('libs'), ...sources('migrations')].join('\n');
     const unused = Object.keys(pkg.dependencies).filter((name) => {
       if (LOADED_BY_OTHERS[name]) return false;

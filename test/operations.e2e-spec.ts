@@ -81,7 +81,11 @@ describe('operations: health on every app, /metrics only on the management liste
     const stopSignal = new Promise<void>((resolve) => (stop = resolve));
     let started!: () => void;
     const isStarted = new Promise<void>((resolve) => (started = resolve));
-    const exit = runApps(config, [identityRole(config)], { log: (l) => lines.push(l), afterStart: started, stopSignal });
+    const exit = runApps(config, [identityRole(config)], {
+      log: (l) => lines.push(l),
+      afterStart: started,
+      stopSignal,
+    });
     await isStarted;
     const base = `http://127.0.0.1:${port}`;
     const management = `http://127.0.0.1:${managementPort}`;
@@ -97,17 +101,32 @@ describe('operations: health on every app, /metrics only on the management liste
     const metrics = await (await fetch(`${management}/metrics`)).text();
     expect(metrics).toMatch(/^gatehouse_tokens_issued_total 1$/m);
     expect(metrics).toMatch(/^gatehouse_tokens_refused_total\{reason="invalid_secret"\} 1$/m);
-    for (const name of ['gatehouse_outbox_depth', 'gatehouse_mails_sent_total', 'gatehouse_logins_total', 'gatehouse_cache_hit_ratio', 'gatehouse_notify_reconnects_total', 'process_cpu_user_seconds_total']) {
+    for (const name of [
+      'gatehouse_outbox_depth',
+      'gatehouse_mails_sent_total',
+      'gatehouse_logins_total',
+      'gatehouse_cache_hit_ratio',
+      'gatehouse_notify_reconnects_total',
+      'process_cpu_user_seconds_total',
+    ]) {
       expect(metrics).toContain(name);
     }
-    expect(await (await fetch(`${management}/health/ready`)).json()).toEqual({ status: 'ok', apps: { identity: 'up' } });
+    expect(await (await fetch(`${management}/health/ready`)).json()).toEqual({
+      status: 'ok',
+      apps: { identity: 'up' },
+    });
 
     const slow = slowTokenRequest(port, `/${tenantSlug}/oauth2/v2.0/token`, form);
     await slow.opened;
     await new Promise((r) => setTimeout(r, 200)); // the head reaches the server before the stop
     stop();
     await until(async () => (await fetch(`${management}/health/ready`).catch(() => undefined))?.status === 503);
-    await until(() => fetch(`${base}/health/live`).then(() => false, () => true));
+    await until(() =>
+      fetch(`${base}/health/live`).then(
+        () => false,
+        () => true,
+      ),
+    );
     slow.finish();
     const answer = await slow.closed;
     expect(answer).toMatch(/^HTTP\/1\.1 200 /);

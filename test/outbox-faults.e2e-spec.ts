@@ -2,7 +2,13 @@ import { resolve } from 'node:path';
 import type { INestApplication, INestApplicationContext } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { EmailAdminService, MailOutbox, OutboxDeliveryService, SMTP_CONNECTIONS, invitationEmail } from '@gatehouse/mail';
+import {
+  EmailAdminService,
+  MailOutbox,
+  OutboxDeliveryService,
+  SMTP_CONNECTIONS,
+  invitationEmail,
+} from '@gatehouse/mail';
 import { createAdminApp } from '../apps/admin/src/admin.app.js';
 import { createWorker } from '../apps/worker/src/worker.app.js';
 import { AdminFixtures, type TenantFixture } from './support/admin-fixtures.js';
@@ -14,7 +20,13 @@ import { type TestDatabase, createTestDatabase } from './support/test-database.j
 
 const CLI = resolve(import.meta.dirname, '../dist/apps/cli/src/main.js');
 const HOUR = 3_600_000;
-const QUIET = { keyRotation: HOUR, invitationExpiry: HOUR, secretExpiryWarning: HOUR, throttlePurge: HOUR, sessionPurge: HOUR };
+const QUIET = {
+  keyRotation: HOUR,
+  invitationExpiry: HOUR,
+  secretExpiryWarning: HOUR,
+  throttlePurge: HOUR,
+  sessionPurge: HOUR,
+};
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
@@ -37,16 +49,28 @@ describe('outbox under faults', () => {
   const workers: INestApplicationContext[] = [];
 
   const enqueue = async (count: number, prefix: string) => {
-    const mail = invitationEmail({ displayName: 'X', sections: ['S'], link: 'http://localhost:3000/invitations/t', expiresAt: new Date() });
-    const entries = Array.from({ length: count }, (_, i) => ({ tenantId: tenant.tenantId, to: `${prefix}${i}@example.com`, mail }));
+    const mail = invitationEmail({
+      displayName: 'X',
+      sections: ['S'],
+      link: 'http://localhost:3000/invitations/t',
+      expiresAt: new Date(),
+    });
+    const entries = Array.from({ length: count }, (_, i) => ({
+      tenantId: tenant.tenantId,
+      to: `${prefix}${i}@example.com`,
+      mail,
+    }));
     await dataSource.transaction((em) => app.get(MailOutbox).enqueueMany(em, entries));
   };
   const delivered = (prefix: string) => sink.messages.filter((m) => m.envelopeTo[0]!.startsWith(prefix));
   const statuses = async () =>
     Object.fromEntries(
-      ((await dataSource.query(`SELECT status, count(*)::int AS n FROM emails GROUP BY status`)) as Array<{ status: string; n: number }>).map(
-        (r) => [r.status, r.n],
-      ),
+      (
+        (await dataSource.query(`SELECT status, count(*)::int AS n FROM emails GROUP BY status`)) as Array<{
+          status: string;
+          n: number;
+        }>
+      ).map((r) => [r.status, r.n]),
     );
 
   beforeAll(async () => {
@@ -79,25 +103,38 @@ describe('outbox under faults', () => {
     const worker = await createWorker({
       config,
       logDestination: new LogCapture(),
-      jobs: { intervals: { ...QUIET, outboxDelivery: 100, smtpProbe: 200 }, delivery: { baseBackoffMs: 100, maxBackoffMs: 60_000 } },
+      jobs: {
+        intervals: { ...QUIET, outboxDelivery: 100, smtpProbe: 200 },
+        delivery: { baseBackoffMs: 100, maxBackoffMs: 60_000 },
+      },
     });
     workers.push(worker);
     await enqueue(10, 'outage');
     // Each mail failed more than the five attempts that used to abandon it, and waits >2 s for the next.
-    await until('six failed attempts each', async () => {
-      const [row] = await dataSource.query(
-        `SELECT count(*)::int AS n FROM emails WHERE status = 'failed' AND attempts >= 6 AND next_attempt_at > now() + interval '2 seconds'`,
-      );
-      return row.n === 10 ? true : undefined;
-    }, 20_000);
-    const [waiting] = await dataSource.query(`SELECT min(next_attempt_at) AS due, min(retry_until) > now() + interval '2 minutes' AS window_open FROM emails`);
+    await until(
+      'six failed attempts each',
+      async () => {
+        const [row] = await dataSource.query(
+          `SELECT count(*)::int AS n FROM emails WHERE status = 'failed' AND attempts >= 6 AND next_attempt_at > now() + interval '2 seconds'`,
+        );
+        return row.n === 10 ? true : undefined;
+      },
+      20_000,
+    );
+    const [waiting] = await dataSource.query(
+      `SELECT min(next_attempt_at) AS due, min(retry_until) > now() + interval '2 minutes' AS window_open FROM emails`,
+    );
     expect(waiting.window_open).toBe(true);
     const view = (await app.get(EmailAdminService).list(tenant.tenantId, {})).items[0]!;
     expect(view.lastError).toMatch(/^unreachable: /);
     expect(Date.parse(view.nextAttemptAt!)).toBeGreaterThan(Date.now());
 
     await sink.start();
-    const mails = await until('every mail', async () => (delivered('outage').length >= 10 ? delivered('outage') : undefined), 10_000);
+    const mails = await until(
+      'every mail',
+      async () => (delivered('outage').length >= 10 ? delivered('outage') : undefined),
+      10_000,
+    );
     const deliveredAt = Date.now();
     expect(deliveredAt).toBeLessThan(new Date(waiting.due).getTime()); // before any backoff ran out: the probe woke them
     await sleep(500);
@@ -123,7 +160,10 @@ describe('outbox under faults', () => {
     sink.delayMs = 300;
     const config = testConfig(database.url, { smtpUrl: sink.url, outboxLeaseSeconds: 0.6 });
     const jobs = { intervals: { ...QUIET, outboxDelivery: 100, smtpProbe: HOUR }, deliveryBatchSize: 10 };
-    const pair = [await createWorker({ config, jobs, logDestination: new LogCapture() }), await createWorker({ config, jobs, logDestination: new LogCapture() })];
+    const pair = [
+      await createWorker({ config, jobs, logDestination: new LogCapture() }),
+      await createWorker({ config, jobs, logDestination: new LogCapture() }),
+    ];
     workers.push(...pair);
     await enqueue(12, 'slow');
     await until('every slow mail', async () => (delivered('slow').length >= 12 ? true : undefined), 20_000);
@@ -152,18 +192,32 @@ describe('outbox under faults', () => {
     const doomed = new LocalProcess('worker', [process.execPath, CLI, 'worker'], env);
     await until('the worker mid-send', async () => (sink.received >= 1 ? true : undefined), 30_000);
     expect(await statuses()).toMatchObject({ sending: 20 });
-    const [lease] = await dataSource.query(`SELECT extract(epoch FROM min(locked_until) - now())::float8 AS left FROM emails`);
+    const [lease] = await dataSource.query(
+      `SELECT extract(epoch FROM min(locked_until) - now())::float8 AS left FROM emails`,
+    );
     expect(lease.left).toBeGreaterThan(1); // a live claim, renewed by the worker
     await doomed.stop('SIGKILL');
     const killedAt = Date.now();
     release();
     sink.hold = undefined;
     const config = testConfig(database.url, { smtpUrl: sink.url });
-    workers.push(await createWorker({ config, logDestination: new LogCapture(), jobs: { intervals: { ...QUIET, outboxDelivery: 200 } } }));
-    await until('every mail of the killed worker', async () => ((await statuses()).sent === 20 ? true : undefined), 20_000);
+    workers.push(
+      await createWorker({
+        config,
+        logDestination: new LogCapture(),
+        jobs: { intervals: { ...QUIET, outboxDelivery: 200 } },
+      }),
+    );
+    await until(
+      'every mail of the killed worker',
+      async () => ((await statuses()).sent === 20 ? true : undefined),
+      20_000,
+    );
     const takeoverMs = Date.now() - killedAt;
     const ids = delivered('killed').map((m) => m.parsed.messageId);
-    console.log(`[outbox] SIGKILL mid-batch: all 20 sent ${takeoverMs} ms after the kill (lease 3 s); ${ids.length - new Set(ids).size} duplicates`);
+    console.log(
+      `[outbox] SIGKILL mid-batch: all 20 sent ${takeoverMs} ms after the kill (lease 3 s); ${ids.length - new Set(ids).size} duplicates`,
+    );
     expect(takeoverMs).toBeGreaterThan(lease.left * 1000 - 500); // nobody took a live claim
     expect(takeoverMs).toBeLessThan(3_000 + 5_000);
     expect(new Set(ids).size).toBe(20);

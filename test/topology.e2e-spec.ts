@@ -30,7 +30,12 @@ interface Replica {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number, context = () => ''): Promise<T> {
+async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  timeoutMs: number,
+  context = () => '',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe().catch(() => undefined);
@@ -41,13 +46,22 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
 }
 
 /** A form POST from a chosen local address (127.0.0.x), so the proxy sees distinct clients. */
-function postFrom(localAddress: string, url: string, form: Record<string, string>, headers: Record<string, string> = {}) {
+function postFrom(
+  localAddress: string,
+  url: string,
+  form: Record<string, string>,
+  headers: Record<string, string> = {},
+) {
   const body = new URLSearchParams(form).toString();
   return new Promise<{ status: number; text: string; cookies: string[] }>((resolve, reject) => {
     const req = httpRequest(url, {
       method: 'POST',
       localAddress,
-      headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body), ...headers },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'content-length': Buffer.byteLength(body),
+        ...headers,
+      },
     });
     req.on('response', (res) => {
       let text = '';
@@ -105,7 +119,14 @@ describe('the compose topology: proxy, identity × 2, admin, worker × 2 on one 
     if (service === 'admin') env.ADMIN_PORT = String(port);
     else env.PORT = String(port);
     const command = nodeCommand(image.entrypoint, compose.services[service]!.command ?? []);
-    const replica = { service, process: new LocalProcess(`${service}-${index}`, command, env), env, command, port, managementPort };
+    const replica = {
+      service,
+      process: new LocalProcess(`${service}-${index}`, command, env),
+      env,
+      command,
+      port,
+      managementPort,
+    };
     processes.push(replica.process);
     return replica;
   }
@@ -140,7 +161,11 @@ describe('the compose topology: proxy, identity × 2, admin, worker × 2 on one 
     const client = await admin('POST', '/clients', { displayName: `${name} sync`, contactEmail: 'ops@example.com' });
     const secret = await admin('POST', `/clients/${client.clientId}/secrets`, {});
     await admin('PUT', `/clients/${client.clientId}/scopes`, { scopes: [`api://${name}/${scope}`] });
-    return { client, secret, fields: { client_id: client.clientId, client_secret: secret.secretText, scope: `api://${name}/.default` } };
+    return {
+      client,
+      secret,
+      fields: { client_id: client.clientId, client_secret: secret.secretText, scope: `api://${name}/.default` },
+    };
   };
 
   const token = (base: string, fields: Record<string, string>) =>
@@ -168,11 +193,18 @@ describe('the compose topology: proxy, identity × 2, admin, worker × 2 on one 
       smtpUrl: sink.url,
       proxyAddress: proxyAddressOf(compose, 'proxy'),
     };
-    const environment = (service: string) => ({ ...image.env, ...localEnvironment(compose.services[service]!, replacements) });
+    const environment = (service: string) => ({
+      ...image.env,
+      ...localEnvironment(compose.services[service]!, replacements),
+    });
 
     const migrate = await startReplica('migrate', 0, environment('migrate'));
     expect(await migrate.process.exited, migrate.process.output).toBe(0);
-    const bootstrap = new LocalProcess('bootstrap', nodeCommand(image.entrypoint, ['bootstrap', '--tenant', 'default', '--json']), migrate.env);
+    const bootstrap = new LocalProcess(
+      'bootstrap',
+      nodeCommand(image.entrypoint, ['bootstrap', '--tenant', 'default', '--json']),
+      migrate.env,
+    );
     expect(await bootstrap.exited, bootstrap.output).toBe(0);
     const credentials = JSON.parse(bootstrap.output.slice(bootstrap.output.indexOf('{'))) as Json;
     tenant = credentials.tenant;
@@ -192,14 +224,21 @@ describe('the compose topology: proxy, identity × 2, admin, worker × 2 on one 
     await until('proxy', async () => ((await fetch(`${proxyUrl}/health/live`)).ok ? true : undefined), 10_000, outputs);
     adminUrl = `http://127.0.0.1:${byService('admin')[0]!.port}`;
 
-    const issued = await token(proxyUrl, { client_id: credentials.clientId, client_secret: credentials.clientSecret, scope: credentials.scope });
+    const issued = await token(proxyUrl, {
+      client_id: credentials.clientId,
+      client_secret: credentials.clientSecret,
+      scope: credentials.scope,
+    });
     expect(issued.status).toBe(200);
     adminToken = ((await issued.json()) as Json).access_token;
   }, 120_000);
 
   beforeEach(() => {
     const stopped = replicas.filter((r) => !r.process.running);
-    if (stopped.length) throw new Error(`stopped unexpectedly: ${stopped.map((r) => `${r.process.name}\n${r.process.output}`).join('\n')}`);
+    if (stopped.length)
+      throw new Error(
+        `stopped unexpectedly: ${stopped.map((r) => `${r.process.name}\n${r.process.output}`).join('\n')}`,
+      );
   });
 
   afterAll(async () => {
@@ -223,19 +262,26 @@ describe('the compose topology: proxy, identity × 2, admin, worker × 2 on one 
     // Refused = a 4xx answer (invalid_client or unauthorized_client, whichever the mapping says).
     const refusedEverywhere = async () => {
       const started = Date.now();
-      await until('refusal on both replicas', async () => {
-        const statuses = await Promise.all(direct.map(async (base) => (await token(base, fields)).status));
-        return statuses.every((s) => s >= 400 && s < 500) ? true : undefined;
-      }, 5_000);
+      await until(
+        'refusal on both replicas',
+        async () => {
+          const statuses = await Promise.all(direct.map(async (base) => (await token(base, fields)).status));
+          return statuses.every((s) => s >= 400 && s < 500) ? true : undefined;
+        },
+        5_000,
+      );
       return Date.now() - started;
     };
     await admin('POST', `/clients/${client.clientId}/disable`);
     const disabledMs = await refusedEverywhere();
     await admin('POST', `/clients/${client.clientId}/enable`);
-    for (const base of direct) await until('enabled again', async () => ((await token(base, fields)).status === 200 ? true : undefined), 5_000);
+    for (const base of direct)
+      await until('enabled again', async () => ((await token(base, fields)).status === 200 ? true : undefined), 5_000);
     await admin('DELETE', `/clients/${client.clientId}/secrets/${secret.keyId}`);
     const revokedMs = await refusedEverywhere();
-    console.log(`[topology] refused on both replicas after: client disabled ${disabledMs} ms, secret revoked ${revokedMs} ms`);
+    console.log(
+      `[topology] refused on both replicas after: client disabled ${disabledMs} ms, secret revoked ${revokedMs} ms`,
+    );
     expect(disabledMs).toBeLessThan(1_000);
     expect(revokedMs).toBeLessThan(1_000);
   });
@@ -243,16 +289,26 @@ describe('the compose topology: proxy, identity × 2, admin, worker × 2 on one 
   it('200 invitations with two workers: each mail delivered exactly once', async () => {
     await admin('POST', '/doc-sections', { slug: 'guide', title: 'Guide', body: 'x' });
     const users = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => admin('POST', '/users', { username: `reader${i}`, email: `reader${i}@example.com`, displayName: `Reader ${i}` })),
+      Array.from({ length: 20 }, (_, i) =>
+        admin('POST', '/users', {
+          username: `reader${i}`,
+          email: `reader${i}@example.com`,
+          displayName: `Reader ${i}`,
+        }),
+      ),
     );
     const before = sink.messages.length;
     for (let round = 0; round < 10; round++) {
       await Promise.all(users.map((user) => admin('POST', '/invitations', { userId: user.id, sections: ['guide'] })));
     }
-    const invitations = await until('200 invitation mails', async () => {
-      const mails = sink.messages.slice(before).filter((m) => m.subject.includes('invited'));
-      return mails.length >= 200 ? mails : undefined;
-    }, 60_000);
+    const invitations = await until(
+      '200 invitation mails',
+      async () => {
+        const mails = sink.messages.slice(before).filter((m) => m.subject.includes('invited'));
+        return mails.length >= 200 ? mails : undefined;
+      },
+      60_000,
+    );
     await sleep(1_000); // a duplicate would arrive now
     const all = sink.messages.slice(before).filter((m) => m.subject.includes('invited'));
     expect(all).toHaveLength(200);
@@ -272,7 +328,12 @@ describe('the compose topology: proxy, identity × 2, admin, worker × 2 on one 
         for (let i = 0; i < 11; i++) {
           sent++;
           const request: Promise<void> = token(proxyUrl, fields)
-            .then(async (res) => void (res.status === 200 ? await res.arrayBuffer() : failures.push(`${res.status} ${await res.text()}`)))
+            .then(
+              async (res) =>
+                void (res.status === 200
+                  ? await res.arrayBuffer()
+                  : failures.push(`${res.status} ${await res.text()}`)),
+            )
             .catch((error: Error) => void failures.push(error.message))
             .finally(() => inFlight.delete(request));
           inFlight.add(request);
@@ -294,7 +355,9 @@ describe('the compose topology: proxy, identity × 2, admin, worker × 2 on one 
     await load;
     await Promise.all(inFlight);
     const seconds = (Date.now() - started + 1_000) / 1000;
-    console.log(`[topology] rolling restart: ${sent} token requests (~${Math.round(sent / seconds)}/s), restart took ${restartMs} ms, ${failures.length} failed`);
+    console.log(
+      `[topology] rolling restart: ${sent} token requests (~${Math.round(sent / seconds)}/s), restart took ${restartMs} ms, ${failures.length} failed`,
+    );
     expect(failures.slice(0, 5)).toEqual([]);
     expect(sent).toBeGreaterThan(400);
   });
@@ -304,10 +367,15 @@ describe('the compose topology: proxy, identity × 2, admin, worker × 2 on one 
       const page = await getFrom(from, `${proxyUrl}/login`);
       const csrf = /name="_csrf" value="([^"]+)"/.exec(page.text)?.[1] ?? '';
       const cookie = page.cookies.map((c) => c.split(';')[0]).join('; ');
-      return postFrom(from, `${proxyUrl}/login`, { _csrf: csrf, returnTo: '/docs', username: 'nobody', password: 'wrong password here' }, {
-        cookie,
-        'x-forwarded-for': forged,
-      });
+      return postFrom(
+        from,
+        `${proxyUrl}/login`,
+        { _csrf: csrf, returnTo: '/docs', username: 'nobody', password: 'wrong password here' },
+        {
+          cookie,
+          'x-forwarded-for': forged,
+        },
+      );
     };
     const statuses: number[] = [];
     for (let i = 0; i < 31; i++) statuses.push((await login('127.0.0.2', `198.51.100.${i}`)).status);

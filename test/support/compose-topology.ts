@@ -33,7 +33,9 @@ export function interpolate(text: string, env: Record<string, string>): string {
 }
 
 export function readCompose(env: Record<string, string>): ComposeFile {
-  return parse(interpolate(readFileSync(join(REPO, 'docker-compose.yml'), 'utf8'), env), { merge: true }) as ComposeFile;
+  return parse(interpolate(readFileSync(join(REPO, 'docker-compose.yml'), 'utf8'), env), {
+    merge: true,
+  }) as ComposeFile;
 }
 
 /** The image as the Dockerfile builds it: its final stage's ENV and ENTRYPOINT. */

@@ -17,7 +17,9 @@ export function dispatch(table: Record<string, Command>, argv: string[]): Invoca
   for (;;) {
     const [word, ...after] = rest;
     if (word === undefined || word.startsWith('-')) {
-      throw new UsageError(path.length ? `"${path.join(' ')}" needs one of: ${Object.keys(commands).join(', ')}` : 'no command given');
+      throw new UsageError(
+        path.length ? `"${path.join(' ')}" needs one of: ${Object.keys(commands).join(', ')}` : 'no command given',
+      );
     }
     const command = Object.hasOwn(commands, word) ? commands[word] : undefined;
     if (!command) throw new UsageError(`unknown command "${[...path, word].join(' ')}"`);

@@ -1,4 +1,3 @@
-
 import { runApps } from '@gatehouse/http';
 import { type BootstrapResult } from '@gatehouse/provisioning';
 import { migrateDatabase } from '@gatehouse/schema';

@@ -16,7 +16,9 @@ export class DatabaseModule implements OnModuleInit, OnApplicationShutdown {
     return {
       module: DatabaseModule,
       imports: [TypeOrmModule.forRoot({ ...options, retryAttempts: 3, retryDelay: 500 })],
-      providers: [{ provide: ChangeListener, useFactory: () => new ChangeListener(options.url, undefined, onReconnect) }],
+      providers: [
+        { provide: ChangeListener, useFactory: () => new ChangeListener(options.url, undefined, onReconnect) },
+      ],
       exports: [ChangeListener],
     };
   }

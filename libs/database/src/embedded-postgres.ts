@@ -1,6 +1,16 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join, parse } from 'node:path';
 import pg from 'pg';
@@ -87,7 +97,12 @@ function storedPassword(dataDir: string): string {
  * `initdb` with the password in a file only the server's account can read, inside DATA_DIR (never
  * in the shared temporary directory), removed whatever happens.
  */
-async function initialise(binaries: PostgresBinaries, databaseDir: string, password: string, account?: { uid: number; gid: number }) {
+async function initialise(
+  binaries: PostgresBinaries,
+  databaseDir: string,
+  password: string,
+  account?: { uid: number; gid: number },
+) {
   mkdirSync(databaseDir, { recursive: true, mode: 0o700 });
   const secrets = mkdtempSync(join(dirname(databaseDir), '.initdb-'));
   const pwfile = join(secrets, 'password');
@@ -96,7 +111,13 @@ async function initialise(binaries: PostgresBinaries, databaseDir: string, passw
     if (account) {
       for (const path of [databaseDir, secrets, pwfile]) chownSync(path, account.uid, account.gid);
     }
-    const args = [`--pgdata=${databaseDir}`, '--auth=scram-sha-256', `--username=${USER}`, `--pwfile=${pwfile}`, '--encoding=UTF8'];
+    const args = [
+      `--pgdata=${databaseDir}`,
+      '--auth=scram-sha-256',
+      `--username=${USER}`,
+      `--pwfile=${pwfile}`,
+      '--encoding=UTF8',
+    ];
     await run(binaries.initdb, args, account);
   } finally {
     rmSync(secrets, { recursive: true, force: true });

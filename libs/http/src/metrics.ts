@@ -48,14 +48,37 @@ export class MetricsRegistry {
     collectDefaultMetrics({ register: this.registry });
     const r = this.registry;
     exposeTally(r, 'gatehouse_tokens_issued_total', 'Access tokens issued', this.tokensIssued);
-    exposeLabeledTally(r, 'gatehouse_tokens_refused_total', 'Token requests refused, by reason', 'reason', this.tokensRefused);
+    exposeLabeledTally(
+      r,
+      'gatehouse_tokens_refused_total',
+      'Token requests refused, by reason',
+      'reason',
+      this.tokensRefused,
+    );
     exposeTally(r, 'gatehouse_mails_sent_total', 'Mails handed to SMTP', this.mailsSent);
-    exposeLabeledTally(r, 'gatehouse_mails_failed_total', 'Failed delivery attempts, by kind', 'kind', this.mailsFailed);
+    exposeLabeledTally(
+      r,
+      'gatehouse_mails_failed_total',
+      'Failed delivery attempts, by kind',
+      'kind',
+      this.mailsFailed,
+    );
     exposeLabeledTally(r, 'gatehouse_logins_total', 'Web UI logins, by result', 'result', this.logins);
-    exposeLabeledTally(r, 'gatehouse_lockouts_total', 'Accounts locked and source addresses blocked', 'scope', this.lockouts);
+    exposeLabeledTally(
+      r,
+      'gatehouse_lockouts_total',
+      'Accounts locked and source addresses blocked',
+      'scope',
+      this.lockouts,
+    );
     exposeTally(r, 'gatehouse_cache_hits_total', 'Token endpoint cache reads answered from memory', this.cacheHits);
     exposeTally(r, 'gatehouse_cache_misses_total', 'Token endpoint cache reads that had to load', this.cacheMisses);
-    exposeTally(r, 'gatehouse_notify_reconnects_total', 'LISTEN/NOTIFY connections re-made after a loss', this.notifyReconnects);
+    exposeTally(
+      r,
+      'gatehouse_notify_reconnects_total',
+      'LISTEN/NOTIFY connections re-made after a loss',
+      this.notifyReconnects,
+    );
     this.exposeRatio();
     this.exposeOutbox();
   }

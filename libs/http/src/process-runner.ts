@@ -40,44 +40,62 @@ export async function runApps(config: AppConfig, roles: AppRole[], options: RunO
   const metrics = new MetricsRegistry();
   const running: RunningApp[] = [];
   const management = new ManagementServer(metrics, () => running);
-  let stopRequested!: () => void;
-  const stopping = new Promise<void>((resolve) => (stopRequested = resolve));
-  const onSignal = () => stopRequested();
-  // `on`, not `once`: a second signal while draining must not kill the process half-way.
-  process.on('SIGTERM', onSignal);
-  process.on('SIGINT', onSignal);
-  void options.stopSignal?.then(onSignal);
+  const stop = new StopRequest(options.stopSignal);
   let code = 0;
   try {
     for (const role of roles) {
-      if (await settledBefore(stopping)) break;
+      if (stop.asked) break; // a signal during start-up: start no more apps
       running.push(await runAsApp(role.name, () => role.start(metrics)));
     }
     const port = await management.listen(config.managementPort, config.host);
     for (const app of running) options.log(app.description);
     options.log(`management listening on http://${config.host}:${port} (/metrics, /health/ready)`);
     await options.afterStart?.();
-    await stopping;
+    await stop.requested;
     options.log('stopping: draining requests and jobs');
   } catch (error) {
     options.log(`start failed: ${error instanceof Error ? error.message : String(error)}`);
     code = 1;
   } finally {
-    process.removeListener('SIGTERM', onSignal);
-    process.removeListener('SIGINT', onSignal);
     await stopAll(running, config.shutdownTimeoutSeconds * 1000, options.log);
     await management.close();
     await options.afterStop?.().catch((error: unknown) => options.log(`stop failed: ${String(error)}`));
+    stop.dispose();
   }
   return code;
 }
 
-async function stopAll(running: RunningApp[], timeoutMs: number, log: (line: string) => void): Promise<void> {
-  await Promise.all(running.map((app) => app.drain(timeoutMs).catch((e: unknown) => log(`${app.name}: drain failed: ${String(e)}`))));
-  for (const app of running.reverse()) await app.close().catch((e: unknown) => log(`${app.name}: close failed: ${String(e)}`));
+/**
+ * SIGTERM, SIGINT or the caller's own signal. The handlers stay until the drain is over (`on`,
+ * not `once`): a second signal must not kill the process half-way through it.
+ */
+class StopRequest {
+  asked = false;
+  readonly requested: Promise<void>;
+  private readonly onSignal: () => void;
+
+  constructor(extra?: Promise<void>) {
+    let resolve!: () => void;
+    this.requested = new Promise<void>((r) => (resolve = r));
+    this.onSignal = () => {
+      this.asked = true;
+      resolve();
+    };
+    process.on('SIGTERM', this.onSignal);
+    process.on('SIGINT', this.onSignal);
+    void extra?.then(this.onSignal);
+  }
+
+  dispose(): void {
+    process.removeListener('SIGTERM', this.onSignal);
+    process.removeListener('SIGINT', this.onSignal);
+  }
 }
 
-/** True when `promise` has already settled (checked without waiting). */
-async function settledBefore(promise: Promise<void>): Promise<boolean> {
-  return Promise.race([promise.then(() => true), Promise.resolve(false)]);
+async function stopAll(running: RunningApp[], timeoutMs: number, log: (line: string) => void): Promise<void> {
+  await Promise.all(
+    running.map((app) => app.drain(timeoutMs).catch((e: unknown) => log(`${app.name}: drain failed: ${String(e)}`))),
+  );
+  for (const app of running.reverse())
+    await app.close().catch((e: unknown) => log(`${app.name}: close failed: ${String(e)}`));
 }

@@ -51,7 +51,13 @@ export class LoggingModule {
           ],
         }),
       ],
-      providers: [{ provide: QuietFrameworkLogger, useFactory: (logger: Logger) => new QuietFrameworkLogger(logger), inject: [Logger] }],
+      providers: [
+        {
+          provide: QuietFrameworkLogger,
+          useFactory: (logger: Logger) => new QuietFrameworkLogger(logger),
+          inject: [Logger],
+        },
+      ],
       exports: [QuietFrameworkLogger],
     };
   }

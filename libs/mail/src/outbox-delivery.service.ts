@@ -124,9 +124,17 @@ export class OutboxDeliveryService {
       });
     } catch (error) {
       const failure = classifySmtpFailure(error);
-      const status = await this.emails.markFailed(email.id, failure, backoffMs(email.attempts, settings), settings.retryForMs);
+      const status = await this.emails.markFailed(
+        email.id,
+        failure,
+        backoffMs(email.attempts, settings),
+        settings.retryForMs,
+      );
       this.metrics.mailsFailed.add(failure.kind);
-      this.logger.warn({ emailId: email.id, attempts: email.attempts, kind: failure.kind, status, error: failure.message }, 'mail delivery failed');
+      this.logger.warn(
+        { emailId: email.id, attempts: email.attempts, kind: failure.kind, status, error: failure.message },
+        'mail delivery failed',
+      );
       return false;
     }
     await this.emails.markSent(email.id);

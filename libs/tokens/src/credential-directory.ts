@@ -36,7 +36,12 @@ export class CredentialDirectory {
     const stats = { hits: metrics.cacheHits, misses: metrics.cacheMisses };
     const byClientId = (key: string, event: { kind: string; id: string }) =>
       event.kind === 'user' || key.endsWith(`|${event.id}`);
-    this.tenants = new ChangeAwareCache(listener, { kinds: ['tenant'], ttlMs: FIVE_MINUTES, dropAllOnChange: true, stats });
+    this.tenants = new ChangeAwareCache(listener, {
+      kinds: ['tenant'],
+      ttlMs: FIVE_MINUTES,
+      dropAllOnChange: true,
+      stats,
+    });
     this.apis = new ChangeAwareCache(listener, { kinds: ['tenant'], ttlMs: 60_000, stats });
     this.clients = new ChangeAwareCache(listener, {
       kinds: ['client', 'user'],
