@@ -11,6 +11,8 @@ import {
 } from '@gatehouse/mail';
 import { createAdminApp } from '../apps/admin/src/admin.app.js';
 import { createWorker } from '../apps/worker/src/worker.app.js';
+import { workerRole } from '../apps/worker/src/worker-role.js';
+import { runApps } from '@gatehouse/http';
 import { AdminFixtures, type TenantFixture } from './support/admin-fixtures.js';
 import { LocalProcess, freePort } from './support/compose-topology.js';
 import { LogCapture } from './support/log-capture.js';
@@ -172,6 +174,21 @@ describe('outbox under faults', () => {
     expect(new Set(delivered('slow').map((m) => m.parsed.messageId)).size).toBe(12);
     for (const worker of pair) await worker.close();
     workers.splice(workers.indexOf(pair[0]!), 2);
+  });
+
+  it('a worker stopped (SIGTERM) mid-batch finishes the batch it holds, then exits 0', async () => {
+    sink.delayMs = 200;
+    await enqueue(6, 'draining');
+    const config = testConfig(database.url, { smtpUrl: sink.url, managementPort: 0 });
+    let stop!: () => void;
+    const stopSignal = new Promise<void>((r) => (stop = r));
+    const jobs = { intervals: { ...QUIET, outboxDelivery: 100, smtpProbe: HOUR } };
+    const exit = runApps(config, [workerRole(config, jobs)], { log: () => undefined, stopSignal });
+    await until('the batch under way', async () => (sink.received >= 1 ? true : undefined), 20_000);
+    stop();
+    expect(await exit).toBe(0);
+    expect(await statuses()).toEqual({ sent: 6 });
+    expect(delivered('draining')).toHaveLength(6);
   });
 
   it('a worker killed with SIGKILL mid-batch: another takes its mails over once the short lease lapses', async () => {
