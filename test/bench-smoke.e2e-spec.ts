@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const root = resolve(import.meta.dirname, '..');
@@ -14,16 +15,19 @@ function mtimeOf(file: string): number | null {
 describe('benchmark smoke mode', () => {
   it('runs the whole pipeline with short runs, exits 0 and writes smoke.json only', async () => {
     const latestBefore = mtimeOf(latest);
+    const scratch = mkdtempSync(join(tmpdir(), 'gatehouse-bench-tmp-'));
     const outcome = await new Promise<{ code: number; output: string }>((done) => {
       execFile(
         process.execPath,
         ['dist/bench/src/main.js', '--smoke'],
-        { cwd: root, timeout: 170_000, maxBuffer: 16 * 1024 * 1024 },
+        { cwd: root, timeout: 170_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, TMPDIR: scratch } },
         (error, stdout, stderr) => done({ code: error ? ((error.code as number | undefined) ?? 1) : 0, output: `${stdout}\n${stderr}` }),
       );
     });
     expect(outcome.code, outcome.output).toBe(0);
     expect(mtimeOf(latest)).toBe(latestBefore);
+    expect(readdirSync(scratch), 'the bench leaves nothing in the temporary directory').toEqual([]);
+    rmSync(scratch, { recursive: true });
 
     const report = JSON.parse(readFileSync(resolve(root, 'bench/results/smoke.json'), 'utf8'));
     expect(report).toMatchObject({

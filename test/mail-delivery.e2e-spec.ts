@@ -71,27 +71,28 @@ describe('mail outbox: SMTP down, backoff, abandon, retry, bad input', () => {
     expect(sent.body.items[0]).toMatchObject({ to: 'erin@example.com', template: 'invitation', status: 'sent', attempts: 3 });
   });
 
-  it('a message that keeps failing ends abandoned, is listed, and retry requeues it', async () => {
+  it('a permanent rejection (5xx) is abandoned at once, shows no future attempt, and retry requeues it', async () => {
     sink.refuse = (address) => address.startsWith('bounce');
     const bounce = (await call('post', '/users', { username: 'bounce', email: 'bounce@example.com', displayName: 'B', password: 'generate' })).body;
     await call('post', '/invitations', { userId: bounce.id, sections: ['guide'] });
-    for (let i = 0; i < 5; i++) {
-      await makeDue();
-      expect((await deliver()).failed).toBe(1);
-    }
+    await makeDue();
+    expect(await deliver()).toEqual({ claimed: 1, sent: 0, failed: 1 });
     await makeDue();
     expect(await deliver()).toEqual({ claimed: 0, sent: 0, failed: 0 });
     const abandoned = await call('get', '/emails?status=abandoned');
     expect(abandoned.body.items).toHaveLength(1);
     const email = abandoned.body.items[0];
-    expect(email).toMatchObject({ to: 'bounce@example.com', attempts: 5, status: 'abandoned', lastError: expect.stringContaining('550') });
+    expect(email).toMatchObject({ to: 'bounce@example.com', attempts: 1, status: 'abandoned', nextAttemptAt: null });
+    expect(email.lastError).toMatch(/^rejected: .*550/);
     const retried = await call('post', `/emails/${email.id}/retry`);
     expect(retried.status).toBe(200);
-    expect(retried.body).toMatchObject({ status: 'queued', attempts: 0 });
+    expect(retried.body).toMatchObject({ status: 'queued', attempts: 0, retryUntil: null });
     expect((await call('post', `/emails/${email.id}/retry`)).body.code).toBe('email_not_retryable');
     sink.refuse = () => false;
     expect(await deliver()).toMatchObject({ sent: 1 });
     expect((await call('post', `/emails/${email.id}/retry`)).status).toBe(409);
+    const sent = (await call('get', '/emails?status=sent')).body.items;
+    expect(sent.every((m: Json) => m.nextAttemptAt === null)).toBe(true);
   });
 
   it('a claim left by a crashed worker expires and the mail is delivered by the next one', async () => {

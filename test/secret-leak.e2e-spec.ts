@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_SECRET_PATTERN, generateClientSecret } from '@gatehouse/crypto';
 import { LEAK_REPORTS_PER_SOURCE } from '@gatehouse/tokens';
 import { createAdminApp } from '../apps/admin/src/admin.app.js';
-import { runCredentialCommand } from '../apps/cli/src/credential.commands.js';
+import { runCli } from '../apps/cli/src/run-cli.js';
 import { createIdentityApp } from '../apps/identity/src/identity.app.js';
 import { AdminFixtures, type OperatorFixture, type TenantFixture } from './support/admin-fixtures.js';
 import { makeCertificate } from './support/client-certificates.js';
@@ -162,20 +162,16 @@ describe('scannable secrets and the leak report', () => {
 
   it('npm run cli -- secret check / certificate add, list, remove', async () => {
     const printed: string[] = [];
-    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-      printed.push(String(chunk));
-      return true;
-    });
-    const errSpy = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const io = { out: (text: string) => void printed.push(text), err: () => undefined, config: () => config };
     const dir = mkdtempSync(join(tmpdir(), 'gatehouse-cli-'));
     try {
-      expect(await runCredentialCommand('secret', config, ['check', generateClientSecret()])).toBe(0);
-      expect(await runCredentialCommand('secret', config, ['check', 'gte_short'])).toBe(1);
-      expect(await runCredentialCommand('secret', config, ['check'])).toBe(2);
+      expect(await runCli(['secret', 'check', generateClientSecret()], io)).toBe(0);
+      expect(await runCli(['secret', 'check', 'gte_short'], io)).toBe(1);
+      expect(await runCli(['secret', 'check'], io)).toBe(2);
       const { clientId } = await readyClient('ops@example.com');
       const certificate = makeCertificate();
       writeFileSync(join(dir, 'daemon.pem'), certificate.pem);
-      const cli = (...args: string[]) => runCredentialCommand('certificate', config, args);
+      const cli = (...args: string[]) => runCli(['certificate', ...args], io);
       expect(
         await cli('add', '--tenant', tenant.slug, clientId, join(dir, 'daemon.pem'), 'from the CLI', '--json'),
       ).toBe(0);
@@ -187,8 +183,6 @@ describe('scannable secrets and the leak report', () => {
       expect(await cli('remove', '--tenant', tenant.slug, clientId, added[0]!.keyId)).toBe(1);
       expect(await cli('list', '--tenant', 'nobody', clientId)).toBe(1);
     } finally {
-      spy.mockRestore();
-      errSpy.mockRestore();
       rmSync(dir, { recursive: true, force: true });
     }
     expect(printed.join('')).toContain('well-formed Gatehouse client secret (hint');

@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LocalProcess, scratch } from './support/compose-topology.js';
 import { freePort } from './support/http-apps.js';
 
 const MAIN = resolve(import.meta.dirname, '../dist/apps/cli/src/main.js');
@@ -16,43 +16,88 @@ interface Bootstrap {
   scope: string;
 }
 
+/** Every file under `dir` that users other than its owner may read. */
+function readableByOthers(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name))
+    .filter((file) => statSync(file).mode & 0o004);
+}
+
 /**
- * `npm start` on a machine without Postgres: the embedded database starts, the schema is migrated,
- * tenant `default` is bootstrapped, and its credentials get a token that the admin API accepts.
+ * `npm start` on a machine without Postgres, as root with a home other users cannot read (as in a
+ * container): the embedded database starts, the schema is migrated, tenant `default` is
+ * bootstrapped, and its credentials get a token that the admin API accepts. No file that others
+ * can read holds a password, and the credentials box is the last thing printed.
  */
 describe('npm start without DATABASE_URL (embedded Postgres)', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-start-'));
+  const home = scratch('start-home');
+  const dataDir = scratch('start');
+  const childTmp = scratch('start-tmp');
   let child: ChildProcess;
   let output = '';
+  let stdout = '';
   let port: number;
   let adminPort: number;
+  let stdoutAtReady = '';
 
   beforeAll(async () => {
     expect(existsSync(MAIN), 'run `npm run build` first (npm test does)').toBe(true);
     port = await freePort();
     adminPort = await freePort();
+    chmodSync(home, 0o700);
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
-      HOME: process.env.HOME,
+      HOME: home,
+      TMPDIR: childTmp,
       DATA_DIR: dataDir,
       PORT: String(port),
       ADMIN_PORT: String(adminPort),
+      MANAGEMENT_PORT: String(await freePort()),
       PUBLIC_URL: `http://127.0.0.1:${port}`,
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: 'info',
     };
-    child = spawn(process.execPath, [MAIN, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child = spawn(process.execPath, [MAIN, 'start'], { cwd: home, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout?.on('data', (chunk: Buffer) => ((output += chunk.toString()), (stdout += chunk.toString())));
     child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    await waitFor(() => existsSync(join(dataDir, 'bootstrap.json')) && /admin listening/.test(output), 90_000, () => output);
+    await waitFor(() => /Gatehouse is ready/.test(stdout) && /\+-+\+\n$/.test(stdout), 90_000, () => output);
+    await new Promise((r) => setTimeout(r, 1_000)); // anything printed after the box would show now
+    stdoutAtReady = stdout;
   }, 120_000);
 
   afterAll(async () => {
-    if (child && child.exitCode === null) {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    }
+    if (child && child.exitCode === null) child.kill('SIGTERM');
   }, 30_000);
+
+  it('prints the credentials box last, after a short start-up (no framework chatter, no data-source warning)', () => {
+    expect(stdoutAtReady).toMatch(/client secret: {3}\S+ {3}\(shown once; store it now\)[^]*\+-+\+\n$/);
+    const before = stdoutAtReady.slice(0, stdoutAtReady.indexOf('Gatehouse is ready'));
+    expect(before.split('\n').filter((line) => line.startsWith('{')).length).toBeLessThanOrEqual(5);
+    expect(output).not.toContain('already registered');
+    expect(output).not.toContain('"context":"RouterExplorer"');
+  });
+
+  it('leaves no file readable by others that holds a password, and no password file in the temporary directory', () => {
+    const password = readFileSync(join(dataDir, 'postgres.password'), 'utf8').trim();
+    const bootstrap = JSON.parse(readFileSync(join(dataDir, 'bootstrap.json'), 'utf8')) as Bootstrap;
+    expect(statSync(join(dataDir, 'postgres.password')).mode & 0o077).toBe(0);
+    for (const file of [...readableByOthers(dataDir), ...readableByOthers(childTmp)]) {
+      const content = readFileSync(file, 'utf8');
+      expect(content, file).not.toContain(password);
+      expect(content, file).not.toContain(bootstrap.clientSecret);
+    }
+    expect(readdirSync(childTmp).filter((name) => name.startsWith('pg-password'))).toEqual([]);
+  });
+
+  it.skipIf(process.getuid?.() !== 0)('as root with DATA_DIR inside a home others cannot enter: one sentence on what to do, exit 1', async () => {
+    const locked = scratch('locked-home');
+    chmodSync(locked, 0o700);
+    const env = { PATH: process.env.PATH!, HOME: locked, DATA_DIR: join(locked, 'var'), PORT: String(await freePort()) };
+    const refused = new LocalProcess('start', [process.execPath, MAIN, 'start'], env);
+    expect(await refused.exited).toBe(1);
+    expect(refused.output.trim().split('\n')).toHaveLength(1);
+    expect(refused.output).toMatch(/^error: The embedded PostgreSQL cannot run as root here: .*set DATABASE_URL .*set DATA_DIR to a directory outside/);
+  });
 
   it('writes the bootstrap credentials once, readable by the owner only', () => {
     const file = join(dataDir, 'bootstrap.json');
@@ -87,9 +132,22 @@ describe('npm start without DATABASE_URL (embedded Postgres)', () => {
     expect(await tenant.json()).toMatchObject({ signingAlgorithm: 'RS256' });
   });
 
+  it('names the app that wrote each log line, although all three share one process', async () => {
+    await fetch(`http://127.0.0.1:${port}/login`);
+    await waitFor(() => /"app":"identity"/.test(output) && /"app":"admin"/.test(output), 5_000, () => output);
+    expect(output).not.toContain('"app":"cli"');
+  });
+
   it('prints the secret once and never into the logs beyond that line', () => {
     const bootstrap = JSON.parse(readFileSync(join(dataDir, 'bootstrap.json'), 'utf8')) as Bootstrap;
     expect(output.split(bootstrap.clientSecret).length - 1).toBe(1);
+  });
+
+  it('stops on SIGTERM with exit code 0, the embedded PostgreSQL with it', async () => {
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(existsSync(join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
   });
 });
 

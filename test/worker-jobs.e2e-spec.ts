@@ -1,10 +1,12 @@
 import type { INestApplication, INestApplicationContext } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MailOutbox, invitationEmail } from '@gatehouse/mail';
 import { createAdminApp } from '../apps/admin/src/admin.app.js';
 import { SchedulerService } from '../apps/worker/src/scheduler.service.js';
+import { SCHEDULES } from '../apps/worker/src/schedules.js';
 import { createWorker } from '../apps/worker/src/worker.app.js';
 import { AdminFixtures, type OperatorFixture, type TenantFixture } from './support/admin-fixtures.js';
 import { makeCertificate } from './support/client-certificates.js';
@@ -48,6 +50,11 @@ describe('worker jobs: delivery by two workers, secret expiry warnings, schedule
     await app?.close();
     await sink.stop();
     await database?.drop();
+  });
+
+  it('runs every schedule declared in schedules.ts through the @nestjs/schedule registry', async () => {
+    const registry = workers[0]!.get(SchedulerRegistry);
+    expect(registry.getIntervals().sort()).toEqual(Object.values(SCHEDULES).map((s) => s.name).sort());
   });
 
   it('two workers delivering at once send each message exactly once', async () => {

@@ -12,6 +12,8 @@ export function benchConfig(options: { databaseUrl: string; publicUrl: string; p
     publicUrl: options.publicUrl,
     port: 0,
     adminPort: 0,
+    host: '127.0.0.1',
+    managementPort: 0,
     smtpUrl: undefined,
     mailFrom: 'Gatehouse <no-reply@localhost>',
     secretPepper: options.pepper,
@@ -22,5 +24,8 @@ export function benchConfig(options: { databaseUrl: string; publicUrl: string; p
     logLevel: 'info',
     tokenOutageGraceSeconds: 600,
     devTls: false,
+    mailRetryHours: 24,
+    outboxLeaseSeconds: 20,
+    shutdownTimeoutSeconds: 10,
   };
 }

@@ -3,7 +3,7 @@ import { freePort } from '@gatehouse/database';
 import 'reflect-metadata';
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { Writable } from 'node:stream';
@@ -71,7 +71,15 @@ export const settings: RunSettings = smoke
 const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const cores = availableParallelism();
 export const pin = cores >= 2 && hasTaskset();
-const logDir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-logs-'));
+/**
+ * Everything a run writes to the temporary directory (server logs, data directories of the server
+ * processes, which inherit TMPDIR) lands in one folder, removed when the run ends, failed or not.
+ */
+const runDir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-'));
+process.env.TMPDIR = runDir;
+process.once('exit', () => rmSync(runDir, { recursive: true, force: true }));
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+const logDir = mkdtempSync(join(runDir, 'logs-'));
 export const failures: string[] = [];
 
 function hasTaskset(): boolean {

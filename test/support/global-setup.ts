@@ -1,5 +1,8 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import type { TestProject } from 'vitest/node';
 import { dataSourceOptions } from '@gatehouse/database';
@@ -17,6 +20,12 @@ declare module 'vitest' {
  * run so that two runs on one machine never touch each other's databases.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // Every temporary folder of the run (data directories, embedded PostgreSQL, logs) goes under one
+  // folder: the test processes and what they spawn inherit TMPDIR. Removed at the end, failed or not.
+  const runDir = mkdtempSync(join(tmpdir(), 'gatehouse-run-'));
+  chmodSync(runDir, 0o711); // the embedded PostgreSQL's own account passes through (tests run as root)
+  process.env.TMPDIR = runDir;
+  process.once('exit', () => rmSync(runDir, { recursive: true, force: true }));
   const template = `gatehouse_tpl_${randomBytes(4).toString('hex')}`;
   await withServer((client) => client.query(`CREATE DATABASE "${template}"`));
   const dataSource = new DataSource(
@@ -28,6 +37,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('templateDatabase', template);
 
   return async () => {
+    rmSync(runDir, { recursive: true, force: true });
+    if (existsSync(runDir)) throw new Error(`could not remove ${runDir}`);
     await withServer(async (client) => {
       const clones = await client.query<{ datname: string }>(
         `SELECT datname FROM pg_database WHERE datname LIKE $1`,

@@ -19,6 +19,11 @@ export class SmtpSink {
   port = 0;
   /** Recipients the server refuses with 550 (a message that keeps failing). */
   refuse: (address: string) => boolean = () => false;
+  /** Each message is acknowledged only after this (a slow server); `hold` keeps them waiting until it settles. */
+  delayMs = 0;
+  hold: Promise<void> | undefined;
+  /** Messages whose data arrived, acknowledged or not (a sender killed mid-send shows here only). */
+  received = 0;
 
   /** Starts on a free port, or on the port it had before (to play "SMTP is back"). */
   async start(): Promise<this> {
@@ -34,7 +39,10 @@ export class SmtpSink {
       onData: (stream, session, callback) => {
         const chunks: Buffer[] = [];
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-        stream.on('end', () => {
+        stream.on('end', async () => {
+          this.received++;
+          if (this.delayMs) await new Promise((r) => setTimeout(r, this.delayMs));
+          if (this.hold) await this.hold;
           const raw = Buffer.concat(chunks).toString('utf8');
           simpleParser(raw)
             .then((parsed) => {

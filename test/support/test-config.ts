@@ -12,6 +12,8 @@ export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = 
     publicUrl: 'http://localhost:3000',
     port: 0,
     adminPort: 0,
+    host: '127.0.0.1',
+    managementPort: 0,
     smtpUrl: undefined,
     mailFrom: 'Gatehouse <no-reply@localhost>',
     secretPepper: Buffer.alloc(32, 0x11),
@@ -22,6 +24,9 @@ export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = 
     logLevel: 'warn',
     tokenOutageGraceSeconds: 600,
     devTls: false,
+    mailRetryHours: 24,
+    outboxLeaseSeconds: 20,
+    shutdownTimeoutSeconds: 10,
     ...overrides,
   };
 }

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
 import { LoginService } from '@gatehouse/accounts';
 import { SecretExpiryWarningService } from '@gatehouse/clients';
 import { HandoverSweepService } from '@gatehouse/handovers';
@@ -10,14 +11,19 @@ import { AssertionReplayGuard, AuthFailureTracker, SigningKeyService } from '@ga
 import { type Schedule, schedulesWith } from './schedules.js';
 import { WORKER_JOB_OPTIONS, type WorkerJobOptions } from './worker-options.js';
 
-/** Runs each declared schedule on its interval; a run never overlaps the previous one. */
+/**
+ * Runs each declared schedule on its interval (registered with @nestjs/schedule's registry); a
+ * run never overlaps the previous one. On SIGTERM {@link drain} stops the timers and waits for the
+ * runs in progress (the current outbox batch included).
+ */
 @Injectable()
 export class SchedulerService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(SchedulerService.name);
-  private readonly timers: NodeJS.Timeout[] = [];
-  private readonly running = new Set<string>();
+  private readonly running = new Map<string, Promise<void>>();
+  private stopping = false;
 
   constructor(
+    private readonly registry: SchedulerRegistry,
     private readonly signingKeys: SigningKeyService,
     private readonly authFailures: AuthFailureTracker,
     private readonly assertionReplays: AssertionReplayGuard,
@@ -35,6 +41,7 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
     const schedules = schedulesWith(this.options.intervals);
     this.every(schedules.keyRotation, () => this.signingKeys.rotateDueKeys());
     this.every(schedules.outboxDelivery, () => this.deliverMail());
+    this.every(schedules.smtpProbe, () => this.delivery.probeAndWake());
     this.every(schedules.invitationExpiry, () => this.expireInvitations());
     this.every(schedules.secretExpiryWarning, () => this.warnExpiringSecrets());
     this.every(schedules.throttlePurge, () => this.purgeThrottles());
@@ -53,15 +60,26 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
     );
   }
 
-  onApplicationShutdown(): void {
-    for (const timer of this.timers) clearInterval(timer);
+  /** Stops every timer and waits (at most `timeoutMs`) for the runs in progress to finish. */
+  async drain(timeoutMs: number): Promise<void> {
+    this.stopping = true;
+    for (const name of this.registry.getIntervals()) this.registry.deleteInterval(name);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+    await Promise.race([Promise.all(this.running.values()), timeout]);
+    clearTimeout(timer);
   }
 
-  /** One delivery pass: keeps claiming batches until nothing is due. */
+  onApplicationShutdown(): void {
+    this.stopping = true;
+    for (const name of this.registry.getIntervals()) this.registry.deleteInterval(name);
+  }
+
+  /** One delivery pass: keeps claiming batches until nothing is due (or the worker is stopping). */
   async deliverMail(): Promise<number> {
     const size = this.options.deliveryBatchSize ?? 50;
     let sent = 0;
-    for (let i = 0; i < 20; i++) {
+    for (let i = 0; i < 20 && !this.stopping; i++) {
       const result = await this.delivery.deliverDue(size, this.options.delivery);
       sent += result.sent;
       if (result.claimed < size) break;
@@ -77,22 +95,20 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
     return this.secretWarnings.warnExpiring();
   }
 
-  /** Runs one schedule now; used by the interval and by tests. */
+  /** Runs one schedule now unless a run of it is in progress; used by the interval and by tests. */
   async runOnce(schedule: Schedule, job: () => Promise<unknown>): Promise<void> {
-    if (this.running.has(schedule.name)) return;
-    this.running.add(schedule.name);
-    try {
-      await job();
-    } catch (error) {
-      this.logger.error({ schedule: schedule.name, err: error }, 'scheduled job failed');
-    } finally {
-      this.running.delete(schedule.name);
-    }
+    if (this.running.has(schedule.name) || this.stopping) return;
+    const run = job().then(
+      () => undefined,
+      (error: unknown) => this.logger.error({ schedule: schedule.name, err: error }, 'scheduled job failed'),
+    );
+    this.running.set(schedule.name, run);
+    await run.finally(() => this.running.delete(schedule.name));
   }
 
   private every(schedule: Schedule, job: () => Promise<unknown>): void {
     const timer = setInterval(() => void this.runOnce(schedule, job), schedule.everyMs);
     timer.unref();
-    this.timers.push(timer);
+    this.registry.addInterval(schedule.name, timer);
   }
 }

@@ -1,5 +1,6 @@
 /**
- * Every scheduled job of the worker, declared in one place. Each handler is thin: it finds the
+ * Every scheduled job of the worker, declared in one place (run through @nestjs/schedule's
+ * SchedulerRegistry by SchedulerService). Each handler is thin: it finds the
  * due work in one query and does it in bounded batches, safe on several replicas at once.
  */
 export interface Schedule {
@@ -12,6 +13,8 @@ export const SCHEDULES = {
   keyRotation: { name: 'key-rotation', everyMs: 60 * 60 * 1000 },
   /** Sends queued mail (claimed with SKIP LOCKED, retried with backoff, abandoned after the cap). */
   outboxDelivery: { name: 'outbox-delivery', everyMs: 5 * 1000 },
+  /** When mail waits because SMTP was unreachable, checks whether it answers again and wakes that mail. */
+  smtpProbe: { name: 'smtp-probe', everyMs: 15 * 1000 },
   /** Marks overdue pending invitations expired, audited, in batches of 5,000 on two lanes. */
   invitationExpiry: { name: 'invitation-expiry', everyMs: 60 * 1000 },
   /** Mails each client's contact once per secret, 14 days before it expires. */

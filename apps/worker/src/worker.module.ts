@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { ScheduleModule } from '@nestjs/schedule';
 import { AccountsModule } from '@gatehouse/accounts';
 import { ClientsModule } from '@gatehouse/clients';
 import type { AppConfig } from '@gatehouse/config';
@@ -34,6 +35,7 @@ export class WorkerModule {
         SessionsModule,
         RequestsModule,
         HandoversModule,
+        ScheduleModule.forRoot(),
       ],
       providers: [SchedulerService, { provide: WORKER_JOB_OPTIONS, useValue: options.jobs ?? {} }],
     };

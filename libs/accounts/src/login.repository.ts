@@ -42,7 +42,7 @@ export class LoginRepository {
    * atomic statement, so parallel attempts each count exactly once; then sets the lock the policy
    * gives for the new count and returns its end (`null` when this failure locks nothing).
    */
-  async recordFailure(userId: string, lockSeconds: (failures: number) => number): Promise<Date | null> {
+  async recordFailure(userId: string, lockSeconds: (failures: number) => number): Promise<{ until: Date; seconds: number } | null> {
     const rows: Array<{ failed_login_count: number }> = await this.dataSource.query(
       `WITH c AS (UPDATE users SET failed_login_count = failed_login_count + 1
                    WHERE id = $1 AND (locked_until IS NULL OR locked_until <= now())
@@ -56,7 +56,7 @@ export class LoginRepository {
       `WITH c AS (UPDATE users SET locked_until = now() + make_interval(secs => $2) WHERE id = $1 RETURNING locked_until) SELECT * FROM c`,
       [userId, seconds],
     );
-    return locked[0] ? new Date(locked[0].locked_until) : null;
+    return locked[0] ? { until: new Date(locked[0].locked_until), seconds } : null;
   }
 
   async recordSuccess(userId: string): Promise<void> {

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import argon2 from 'argon2';
 import { DataSource } from 'typeorm';
 import { type Actor, AuditService } from '@gatehouse/audit';
+import { MetricsRegistry } from '@gatehouse/http';
 import { MailOutbox, passwordChangedEmail } from '@gatehouse/mail';
 import { type LoginCandidate, LoginRepository } from './login.repository.js';
 import {
@@ -85,10 +86,17 @@ export class LoginService {
     private readonly logins: LoginRepository,
     private readonly audit: AuditService,
     private readonly outbox: MailOutbox,
+    private readonly metrics: MetricsRegistry,
   ) {}
 
   /** `source` is the client address; without one only the per-account throttle applies. */
   async authenticate(tenantId: string, username: string, password: string, source?: string): Promise<LoginOutcome> {
+    const outcome = await this.check(tenantId, username, password, source);
+    this.metrics.logins.add(outcome.ok ? 'succeeded' : outcome.throttled ? 'throttled' : 'failed');
+    return outcome;
+  }
+
+  private async check(tenantId: string, username: string, password: string, source?: string): Promise<LoginOutcome> {
     const blockedUntil = source ? await this.logins.sourceBlockedUntil(tenantId, source) : null;
     if (blockedUntil) return { ok: false, throttled: true, retryAfterSeconds: secondsUntil(blockedUntil) };
     const candidate = username ? await this.logins.findByUsername(tenantId, username) : null;
@@ -180,11 +188,14 @@ export class LoginService {
     if (source) {
       const counted = await this.logins.recordSourceFailure(tenantId, source, SOURCE_WINDOW_SECONDS, SOURCE_FAILURE_LIMIT);
       if (counted.failures === SOURCE_FAILURE_LIMIT) {
+        this.metrics.lockouts.add('source');
         this.logger.warn(`login source blocked tenant=${tenantId} source=${source.slice(0, 64)} failures=${counted.failures}`);
       }
     }
     if (!candidate || isLocked(candidate) || candidate.status !== 'active') return null;
-    return this.logins.recordFailure(candidate.id, lockSecondsAfter);
+    const lock = await this.logins.recordFailure(candidate.id, lockSecondsAfter);
+    if (lock && lock.seconds >= LOCK_SECONDS) this.metrics.lockouts.add('account');
+    return lock?.until ?? null;
   }
 
   /** Logins go to the audit log (never the password); the actor is the account tried. */

@@ -11,6 +11,10 @@ export interface AppConfig {
   publicUrl: string;
   port: number;
   adminPort: number;
+  /** Bind address of every listener (`HOST`). */
+  host: string;
+  /** `/metrics` and the health paths for the whole process; never on a public port. */
+  managementPort: number;
   /** `undefined` means: write mail as `.eml` files under `dataDir/mail`. */
   smtpUrl: string | undefined;
   mailFrom: string;
@@ -27,6 +31,12 @@ export interface AppConfig {
   tokenOutageGraceSeconds: number;
   /** `DEV_TLS=1`: serve the identity app over https with a development certificate under `dataDir`. */
   devTls: boolean;
+  /** How long a mail that fails transiently (SMTP unreachable, 4xx) is retried before it is abandoned. */
+  mailRetryHours: number;
+  /** The claim on a mail being sent; a live worker renews it, another worker takes over when it lapses. */
+  outboxLeaseSeconds: number;
+  /** On SIGTERM, how long in-flight requests and the current outbox batch may take to finish. */
+  shutdownTimeoutSeconds: number;
 }
 
 export class ConfigError extends Error {

@@ -25,12 +25,26 @@ export function loadConfig(env: Env): AppConfig {
   const dataDir = resolve(read('DATA_DIR') ?? './var');
   const databaseUrl = optionalUrl(read('DATABASE_URL'), ['postgres:', 'postgresql:'], 'DATABASE_URL', problems);
   const devTls = flag(read('DEV_TLS'), 'DEV_TLS', problems);
-  const defaultPublicUrl = `${devTls ? 'https' : 'http'}://localhost:3000`;
-  const publicUrl = optionalUrl(read('PUBLIC_URL') ?? defaultPublicUrl, ['http:', 'https:'], 'PUBLIC_URL', problems);
   const tokenOutageGraceSeconds = seconds(read('TOKEN_OUTAGE_GRACE_SECONDS') ?? '600', 'TOKEN_OUTAGE_GRACE_SECONDS', problems);
   const smtpUrl = optionalUrl(read('SMTP_URL'), ['smtp:', 'smtps:'], 'SMTP_URL', problems);
   const port = portNumber(read('PORT') ?? '3000', 'PORT', problems);
   const adminPort = portNumber(read('ADMIN_PORT') ?? '3001', 'ADMIN_PORT', problems);
+  const managementPort = portNumber(read('MANAGEMENT_PORT') ?? '9000', 'MANAGEMENT_PORT', problems);
+  const publicUrl = optionalUrl(
+    read('PUBLIC_URL') ?? `${devTls ? 'https' : 'http'}://localhost:${port ?? 3000}`,
+    ['http:', 'https:'],
+    'PUBLIC_URL',
+    problems,
+  );
+  const host = read('HOST') ?? '127.0.0.1';
+  if (!/^[A-Za-z0-9.:_-]{1,253}$/.test(host)) problems.push(`HOST must be an address or host name (got "${host}")`);
+  const mailRetryHours = positiveNumber(read('MAIL_RETRY_HOURS') ?? '24', 'MAIL_RETRY_HOURS', problems);
+  const outboxLeaseSeconds = positiveNumber(read('OUTBOX_LEASE_SECONDS') ?? '20', 'OUTBOX_LEASE_SECONDS', problems);
+  const shutdownTimeoutSeconds = positiveNumber(
+    read('SHUTDOWN_TIMEOUT_SECONDS') ?? '20',
+    'SHUTDOWN_TIMEOUT_SECONDS',
+    problems,
+  );
   const mailFrom = read('MAIL_FROM') ?? 'Gatehouse <no-reply@localhost>';
   if (/[\r\n]/.test(mailFrom)) problems.push('MAIL_FROM must be a single line');
   const tlsCertFile = read('TLS_CERT_FILE');
@@ -66,6 +80,8 @@ export function loadConfig(env: Env): AppConfig {
     publicUrl: publicUrl!.replace(/\/+$/, ''),
     port: port!,
     adminPort: adminPort!,
+    host,
+    managementPort: managementPort!,
     smtpUrl,
     mailFrom,
     secretPepper,
@@ -76,6 +92,9 @@ export function loadConfig(env: Env): AppConfig {
     logLevel: logLevel as LogLevel,
     tokenOutageGraceSeconds: tokenOutageGraceSeconds!,
     devTls,
+    mailRetryHours: mailRetryHours!,
+    outboxLeaseSeconds: outboxLeaseSeconds!,
+    shutdownTimeoutSeconds: shutdownTimeoutSeconds!,
   };
 }
 
@@ -89,6 +108,13 @@ function flag(value: string | undefined, name: string, problems: string[]): bool
 function seconds(value: string, name: string, problems: string[]): number | undefined {
   if (/^\d{1,7}$/.test(value)) return Number(value);
   problems.push(`${name} must be a whole number of seconds (got "${value}")`);
+  return undefined;
+}
+
+function positiveNumber(value: string, name: string, problems: string[]): number | undefined {
+  const number = Number(value);
+  if (/^\d+(\.\d+)?$/.test(value) && number > 0) return number;
+  problems.push(`${name} must be a positive number (got "${value}")`);
   return undefined;
 }
 

@@ -20,10 +20,13 @@ export class ChangeListener {
   private isConnected = false;
   private lostAt: number | null = null;
   private unreachable = false;
+  private wasLost = false;
 
   constructor(
     private readonly url: string,
     private readonly log: (message: string) => void = () => undefined,
+    /** Called each time the connection is made again after it was lost (a metric counts them). */
+    private readonly onReconnect: () => void = () => undefined,
   ) {}
 
   get connected(): boolean {
@@ -83,6 +86,8 @@ export class ChangeListener {
       this.isConnected = true;
       this.unreachable = false;
       this.lostAt = null;
+      if (this.wasLost) this.onReconnect();
+      this.wasLost = false;
       this.publish({ kind: 'tenant', tenantId: '*', id: '*' });
     } catch (error) {
       await client.end().catch(() => undefined);
@@ -97,6 +102,7 @@ export class ChangeListener {
     this.client = undefined;
     this.isConnected = false;
     this.lostAt = Date.now();
+    this.wasLost = true;
     // Entries stay: they are not trusted while disconnected, may serve through a confirmed outage,
     // and are all dropped by the announcement every (re)connection makes.
     client.end().catch(() => undefined);

@@ -12,11 +12,13 @@ import { ChangeListener } from './change-listener.js';
 export class DatabaseModule implements OnModuleInit, OnApplicationShutdown {
   constructor(@Inject(ChangeListener) private readonly listener: ChangeListener) {}
 
-  static forRoot(options: DataSourceOptions & { url: string }): DynamicModule {
+  static forRoot(options: DataSourceOptions & { url: string }, onReconnect?: () => void): DynamicModule {
     return {
       module: DatabaseModule,
       imports: [TypeOrmModule.forRoot({ ...options, retryAttempts: 3, retryDelay: 500 })],
-      providers: [{ provide: ChangeListener, useFactory: () => new ChangeListener(options.url) }],
+      providers: [
+        { provide: ChangeListener, useFactory: () => new ChangeListener(options.url, undefined, onReconnect) },
+      ],
       exports: [ChangeListener],
     };
   }

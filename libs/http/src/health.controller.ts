@@ -1,14 +1,11 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { AppLifecycle } from './app-lifecycle.js';
 
 @ApiExcludeController()
 @Controller('health')
 export class HealthController {
-  constructor(
-    private readonly health: HealthCheckService,
-    private readonly database: TypeOrmHealthIndicator,
-  ) {}
+  constructor(private readonly lifecycle: AppLifecycle) {}
 
   /** The process is up. Never touches dependencies, so a slow database does not kill the pod. */
   @Get('live')
@@ -16,10 +13,11 @@ export class HealthController {
     return { status: 'ok' };
   }
 
-  /** Ready to serve: Postgres answers. */
+  /** Ready to serve: Postgres answers and the app is not shutting down. */
   @Get('ready')
-  @HealthCheck()
-  ready() {
-    return this.health.check([() => this.database.pingCheck('database', { timeout: 1_500 })]);
+  async ready(): Promise<{ status: 'ok' }> {
+    if (this.lifecycle.draining) throw new ServiceUnavailableException({ status: 'shutting_down' });
+    if (!(await this.lifecycle.ready())) throw new ServiceUnavailableException({ status: 'database_unavailable' });
+    return { status: 'ok' };
   }
 }

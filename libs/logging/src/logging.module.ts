@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DynamicModule, Module } from '@nestjs/common';
-import { LoggerModule } from 'nestjs-pino';
+import { Logger, LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import type { AppConfig } from '@gatehouse/config';
+import { currentApp } from './app-scope.js';
+import { QuietFrameworkLogger } from './quiet-framework-logger.js';
 import { REDACT_PATHS, maskUrl } from './redaction.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -25,7 +27,9 @@ export class LoggingModule {
           pinoHttp: [
             {
               level: config.logLevel,
-              base: { app: options.app },
+              base: null,
+              // pino keeps one root logger per process: the app comes from the running code's scope.
+              mixin: () => ({ app: currentApp() ?? options.app }),
               redact: { paths: REDACT_PATHS, censor: '[redacted]' },
               genReqId: (req: IncomingMessage, res: ServerResponse) => {
                 const offered = req.headers['x-request-id'];
@@ -47,6 +51,14 @@ export class LoggingModule {
           ],
         }),
       ],
+      providers: [
+        {
+          provide: QuietFrameworkLogger,
+          useFactory: (logger: Logger) => new QuietFrameworkLogger(logger),
+          inject: [Logger],
+        },
+      ],
+      exports: [QuietFrameworkLogger],
     };
   }
 }

@@ -15,7 +15,9 @@ export interface EmailView {
   template: string;
   status: EmailStatus;
   attempts: number;
-  nextAttemptAt: string;
+  /** Null once nothing more will be tried (sent, abandoned). */
+  nextAttemptAt: string | null;
+  retryUntil: string | null;
   lastError: string | null;
   sentAt: string | null;
   createdAt: string;
@@ -29,7 +31,8 @@ export function toEmailView(email: Email): EmailView {
     template: email.template,
     status: email.status,
     attempts: email.attempts,
-    nextAttemptAt: email.nextAttemptAt.toISOString(),
+    nextAttemptAt: email.status === 'sent' || email.status === 'abandoned' ? null : email.nextAttemptAt.toISOString(),
+    retryUntil: email.retryUntil ? email.retryUntil.toISOString() : null,
     lastError: email.lastError,
     sentAt: email.sentAt ? email.sentAt.toISOString() : null,
     createdAt: email.createdAt.toISOString(),

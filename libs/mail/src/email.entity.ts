@@ -55,6 +55,10 @@ export class Email {
   @Column({ type: 'timestamptz', nullable: true })
   lockedUntil: Date | null;
 
+  /** Set at the first failed attempt: transient failures are retried until then (MAIL_RETRY_HOURS). */
+  @Column({ type: 'timestamptz', nullable: true })
+  retryUntil: Date | null;
+
   @Column({ type: 'timestamptz', nullable: true })
   sentAt: Date | null;
 

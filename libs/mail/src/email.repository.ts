@@ -31,7 +31,8 @@ export class EmailRepository {
 
   /**
    * Claims up to `limit` due mails (queued or failed past their backoff, or `sending` whose claim
-   * expired because a worker died): they become `sending` with a lease, one more attempt counted.
+   * lapsed because its worker died): they become `sending` with a short lease that the claiming
+   * worker renews while it works, one more attempt counted.
    */
   async claimDue(limit: number, leaseMs: number): Promise<ClaimedEmail[]> {
     const rows: Array<Record<string, unknown>> = await this.dataSource.query(
@@ -65,22 +66,76 @@ export class EmailRepository {
     );
   }
 
-  /** A failed attempt: retried after `backoffMs`, or abandoned once `maxAttempts` were made. */
-  async markFailed(id: string, error: string, backoffMs: number, maxAttempts: number): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE emails
-          SET status = CASE WHEN attempts >= $4 THEN 'abandoned' ELSE 'failed' END,
-              last_error = $2, locked_until = NULL,
-              next_attempt_at = now() + make_interval(secs => $3::double precision / 1000)
-        WHERE id = $1 AND status = 'sending'`,
-      [id, error.slice(0, 500), backoffMs, maxAttempts],
+  /**
+   * Extends the claim on mails this worker still holds; answers the ids it still holds (a claim
+   * that lapsed may have been taken over by another worker, which then sends that mail).
+   */
+  async renewLease(ids: string[], leaseMs: number): Promise<string[]> {
+    if (!ids.length) return [];
+    const rows: Array<{ id: string }> = await this.dataSource.query(
+      `WITH r AS (UPDATE emails SET locked_until = now() + make_interval(secs => $2::double precision / 1000)
+                   WHERE id = ANY($1::uuid[]) AND status = 'sending' AND locked_until > now() RETURNING id)
+       SELECT id FROM r`,
+      [ids, leaseMs],
     );
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * A failed attempt. `rejected` (a permanent 5xx) is abandoned at once; any other failure is
+   * retried after `backoffMs` until `retry_until`, set at the first failure to `retryForMs` later.
+   * An abandoned mail keeps no future attempt time.
+   */
+  async markFailed(id: string, failure: { kind: string; message: string }, backoffMs: number, retryForMs: number): Promise<string> {
+    const giveUpAt = `COALESCE(retry_until, now() + make_interval(secs => $5::double precision / 1000))`;
+    const abandon = `($2 = 'rejected' OR ${giveUpAt} <= now())`;
+    const rows: Array<{ status: string }> = await this.dataSource.query(
+      `WITH f AS (UPDATE emails
+          SET retry_until = ${giveUpAt},
+              status = CASE WHEN ${abandon} THEN 'abandoned' ELSE 'failed' END,
+              next_attempt_at = CASE WHEN ${abandon} THEN now()
+                                     ELSE now() + make_interval(secs => $4::double precision / 1000) END,
+              last_error = $3, locked_until = NULL
+        WHERE id = $1 AND status = 'sending' RETURNING status)
+       SELECT status FROM f`,
+      [id, failure.kind, `${failure.kind}: ${failure.message}`.slice(0, 500), backoffMs, retryForMs],
+    );
+    return rows[0]?.status ?? 'lost';
+  }
+
+  /** True when a mail waits for a retry because SMTP could not be reached. */
+  async hasUnreachableWaiting(): Promise<boolean> {
+    const rows: Array<{ waiting: boolean }> = await this.dataSource.query(
+      `SELECT EXISTS (SELECT 1 FROM emails WHERE status = 'failed' AND next_attempt_at > now()
+                        AND last_error LIKE 'unreachable:%') AS waiting`,
+    );
+    return rows[0]?.waiting ?? false;
+  }
+
+  /** SMTP answers again: every mail that waits only because it could not be reached is due now. */
+  async wakeUnreachable(): Promise<number> {
+    const rows: Array<{ n: number }> = await this.dataSource.query(
+      `WITH w AS (UPDATE emails SET next_attempt_at = now()
+                   WHERE status = 'failed' AND next_attempt_at > now() AND last_error LIKE 'unreachable:%' RETURNING 1)
+       SELECT count(*)::int AS n FROM w`,
+    );
+    return rows[0]?.n ?? 0;
+  }
+
+  /** Mails not yet sent nor abandoned, and the age of the oldest (for /metrics). */
+  async figures(): Promise<{ depth: number; oldestAgeSeconds: number }> {
+    const rows: Array<{ depth: number; oldest: number }> = await this.dataSource.query(
+      `SELECT count(*)::int AS depth, COALESCE(extract(epoch FROM now() - min(created_at)), 0)::float8 AS oldest
+         FROM emails WHERE status IN ('queued', 'failed', 'sending')`,
+    );
+    return { depth: rows[0]?.depth ?? 0, oldestAgeSeconds: rows[0]?.oldest ?? 0 };
   }
 
   /** Back to the queue with a fresh attempt budget; `null` unless it was failed or abandoned. */
   async requeue(em: EntityManager, tenantId: string, id: string): Promise<Email | null> {
     const rows: Array<{ id: string }> = await em.query(
-      `WITH r AS (UPDATE emails SET status = 'queued', attempts = 0, next_attempt_at = now(), locked_until = NULL
+      `WITH r AS (UPDATE emails SET status = 'queued', attempts = 0, next_attempt_at = now(), locked_until = NULL,
+                         retry_until = NULL
                    WHERE tenant_id = $1 AND id = $2 AND status IN ('failed', 'abandoned') RETURNING id)
        SELECT id FROM r`,
       [tenantId, id],

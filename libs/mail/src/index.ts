@@ -7,6 +7,7 @@ export * from './first-password-templates.js';
 export * from './email.repository.js';
 export * from './mail-outbox.js';
 export * from './mail-transport.js';
+export * from './smtp-failure.js';
 export * from './outbox-delivery.service.js';
 export * from './email-admin.service.js';
 export * from './mail.module.js';

@@ -62,6 +62,16 @@ export class MailTransport implements OnApplicationShutdown {
     this.logger.log({ file, ...(link ? { link } : {}) }, 'mail written to file (no SMTP_URL)');
   }
 
+  /** True when SMTP accepts a connection and greets (connect, EHLO, auth if configured, QUIT). */
+  async reachable(): Promise<boolean> {
+    if (!this.smtp) return true;
+    try {
+      return await this.smtp.verify();
+    } catch {
+      return false;
+    }
+  }
+
   onApplicationShutdown(): void {
     this.smtp?.close();
   }

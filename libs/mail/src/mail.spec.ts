@@ -25,6 +25,8 @@ describe('mail', () => {
 
   it('backs off exponentially up to the cap', () => {
     expect([1, 2, 3, 4].map((n) => backoffMs(n, DEFAULT_DELIVERY_SETTINGS))).toEqual([30_000, 60_000, 120_000, 240_000]);
+    expect(DEFAULT_DELIVERY_SETTINGS.retryForMs).toBeGreaterThanOrEqual(24 * 3_600_000);
+    expect(DEFAULT_DELIVERY_SETTINGS.leaseMs).toBeLessThanOrEqual(30_000);
     expect(backoffMs(30, DEFAULT_DELIVERY_SETTINGS)).toBe(DEFAULT_DELIVERY_SETTINGS.maxBackoffMs);
   });
 });

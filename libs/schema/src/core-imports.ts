@@ -3,7 +3,7 @@ import type { DestinationStream } from 'pino';
 import { type AppConfig, ConfigModule } from '@gatehouse/config';
 import { CryptoModule } from '@gatehouse/crypto';
 import { DatabaseModule, dataSourceOptions } from '@gatehouse/database';
-import { OperationsModule } from '@gatehouse/http';
+import { MetricsRegistry, OperationsModule } from '@gatehouse/http';
 import { LoggingModule } from '@gatehouse/logging';
 import { ENTITIES } from './entities.js';
 import { MIGRATIONS } from '../../../migrations/index.js';
@@ -14,6 +14,8 @@ export interface CoreOptions {
   /** Log destination; tests capture logs through it. */
   logDestination?: DestinationStream;
   poolSize?: number;
+  /** The process' registry (several apps in one process share it); a fresh one when absent. */
+  metrics?: MetricsRegistry;
 }
 
 /** The platform every app stands on: config, database, crypto, logging, health and metrics. */
@@ -26,11 +28,12 @@ export function coreImports(config: AppConfig, options: CoreOptions): Array<Dyna
     poolSize: options.poolSize,
     applicationName: `gatehouse-${options.app}`,
   });
+  const metrics = options.metrics ?? new MetricsRegistry();
   return [
     ConfigModule.forRoot(config),
-    DatabaseModule.forRoot({ ...database, url: config.databaseUrl }),
+    DatabaseModule.forRoot({ ...database, url: config.databaseUrl }, () => metrics.notifyReconnects.count++),
     CryptoModule,
     LoggingModule.forRoot(config, { app: options.app, destination: options.logDestination }),
-    OperationsModule,
+    OperationsModule.forRoot(options.app, metrics),
   ];
 }

@@ -26,6 +26,8 @@ export interface ChangeAwareCacheOptions {
    * began (TOKEN_OUTAGE_GRACE_SECONDS); 0 or absent: never.
    */
   outageGraceMs?: number;
+  /** Counts {@link ChangeAwareCache.peek}'s answers (the hit ratio on /metrics); an increment each. */
+  stats?: { hits: { count: number }; misses: { count: number } };
 }
 
 /**
@@ -73,7 +75,12 @@ export class ChangeAwareCache<V> {
   peek(key: string): V | typeof NOT_CACHED {
     if (!this.listener.connected) return this.held(key);
     const cached = this.entries.get(key);
-    return cached?.settled && cached.expiresAt > Date.now() ? cached.settled.value : NOT_CACHED;
+    if (cached?.settled && cached.expiresAt > Date.now()) {
+      if (this.options.stats) this.options.stats.hits.count++;
+      return cached.settled.value;
+    }
+    if (this.options.stats) this.options.stats.misses.count++;
+    return NOT_CACHED;
   }
 
   /**

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { ChangeListener } from '@gatehouse/database';
+import { MetricsRegistry } from '@gatehouse/http';
 import { type Tenant, TenantService } from '@gatehouse/tenants';
 import { ChangeAwareCache, NOT_CACHED } from './change-aware-cache.js';
 import { type ApiRow, ClientCredentialsRepository, type ClientSnapshot } from './client-credentials.repository.js';
@@ -34,7 +35,9 @@ export class CredentialDirectory {
     private readonly repository: ClientCredentialsRepository,
     listener: ChangeListener,
     @Inject(APP_CONFIG) config: AppConfig,
+    metrics: MetricsRegistry,
   ) {
+    const stats = { hits: metrics.cacheHits, misses: metrics.cacheMisses };
     const byClientId = (key: string, event: { kind: string; id: string }) =>
       event.kind === 'user' || key.endsWith(`|${event.id}`);
     const outageGraceMs = config.tokenOutageGraceSeconds * 1000;
@@ -43,13 +46,15 @@ export class CredentialDirectory {
       ttlMs: FIVE_MINUTES,
       dropAllOnChange: true,
       outageGraceMs,
+      stats,
     });
-    this.apis = new ChangeAwareCache(listener, { kinds: ['tenant'], ttlMs: 60_000, outageGraceMs });
+    this.apis = new ChangeAwareCache(listener, { kinds: ['tenant'], ttlMs: 60_000, outageGraceMs, stats });
     this.clients = new ChangeAwareCache(listener, {
       kinds: ['client', 'user'],
       ttlMs: FIVE_MINUTES,
       matches: byClientId,
       outageGraceMs,
+      stats,
     });
     this.unknownClients = new ChangeAwareCache(listener, {
       kinds: ['client'],

@@ -37,8 +37,26 @@ export class EmailResponse {
   @ApiProperty() template: string;
   @ApiProperty({ enum: ['queued', 'sending', 'sent', 'failed', 'abandoned'] }) status: string;
   @ApiProperty() attempts: number;
-  @ApiProperty({ format: 'date-time' }) nextAttemptAt: string;
-  @ApiProperty({ type: String, nullable: true }) lastError: string | null;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When the next delivery attempt is due; null once sent or abandoned',
+  })
+  nextAttemptAt: string | null;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'Transient failures are retried until then; null before the first failure',
+  })
+  retryUntil: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The last failure, prefixed with its kind: unreachable, deferred (4xx) or rejected (5xx)',
+  })
+  lastError: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) sentAt: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
 }

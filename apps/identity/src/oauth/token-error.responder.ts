@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { isDatabaseUnavailable } from '@gatehouse/database';
 import { printable, printableLine } from '@gatehouse/logging';
+import { LabeledTally, MetricsRegistry } from '@gatehouse/http';
 import { TokenRequestError } from '@gatehouse/tokens';
 import {
   type EntraError,
@@ -37,12 +38,19 @@ export class TokenErrorResponder {
   private readonly unavailable = new RefusalTally(10_000, (count, since) =>
     this.logger.warn(`database unavailable: ${count} token endpoint request(s) answered 503 since ${since.toISOString()}`),
   );
+  private readonly refused: LabeledTally;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Optional() metrics?: MetricsRegistry,
+  ) {
+    this.refused = metrics?.tokensRefused ?? new LabeledTally();
+  }
 
   respond(req: IncomingMessage, res: ServerResponse, exception: unknown, tenant = '-'): void {
     const ids: Ids = { traceId: traceIdOf(req), correlationId: correlationIdOf(req), publicUrl: this.config.publicUrl };
     if (!(exception instanceof TokenRequestError)) return this.fault(res, exception, ids);
+    this.refused.add(exception.code);
     const mapped = entraErrorFor(exception.code);
     const { details } = exception;
     this.logger.warn(
@@ -59,6 +67,7 @@ export class TokenErrorResponder {
 
   /** 503 while Postgres is unreachable, else 500; a generic message, the details in the log only. */
   private fault(res: ServerResponse, exception: unknown, ids: Ids): void {
+    this.refused.add(isDatabaseUnavailable(exception) ? 'unavailable' : 'server_error');
     if (isDatabaseUnavailable(exception)) {
       this.unavailable.count();
       return this.send(res, UNAVAILABLE, 'A transient error has occurred. Please try again.', ids, {

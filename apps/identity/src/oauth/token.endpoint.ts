@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { printable } from '@gatehouse/logging';
+import { MetricsRegistry, type Tally } from '@gatehouse/http';
 import {
   ClientCredentialsService,
   TokenRequestError,
@@ -22,12 +23,15 @@ import { checkTokenRequestHead, readRawBody, tokenRequestFrom } from './token-re
 export class TokenEndpoint {
   /** The headers of every successful answer, as `writeHead` takes them (name, value, name, value…). */
   private readonly successHeaders: string[];
+  private readonly issued: Tally;
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly clientCredentials: ClientCredentialsService,
     private readonly errors: TokenErrorResponder,
+    metrics: MetricsRegistry,
   ) {
+    this.issued = metrics.tokensIssued;
     // What helmet would add that matters for a JSON answer (the fast path runs ahead of helmet).
     this.successHeaders = [
       'content-type',
@@ -78,6 +82,7 @@ export class TokenEndpoint {
     if (requestId !== undefined) headers.push('x-request-id', requestId);
     res.writeHead(200, headers);
     res.end(body);
+    this.issued.count++;
   }
 
   private fail(

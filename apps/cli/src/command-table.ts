@@ -1,0 +1,19 @@
+import type { Command } from './command.js';
+import { certificateCommand, secretCommand } from './credential.commands.js';
+import { bootstrapCommand, migrateCommand } from './database.commands.js';
+import { adminCommand, identityCommand, startCommand, workerCommand } from './serve.commands.js';
+
+/**
+ * Every CLI command, by name: a new command is its own file plus one line here. Commands with
+ * subcommands (`operator invite`) carry them in their own `subcommands` table.
+ */
+export const COMMANDS: Record<string, Command> = {
+  migrate: migrateCommand,
+  bootstrap: bootstrapCommand,
+  start: startCommand,
+  identity: identityCommand,
+  admin: adminCommand,
+  worker: workerCommand,
+  secret: secretCommand,
+  certificate: certificateCommand,
+};

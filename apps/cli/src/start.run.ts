@@ -1,0 +1,43 @@
+import { devTlsNotice, runApps } from '@gatehouse/http';
+import { type BootstrapResult } from '@gatehouse/provisioning';
+import { migrateDatabase } from '@gatehouse/schema';
+import { adminRole } from '../../admin/src/admin-role.js';
+import { identityRole } from '../../identity/src/identity-role.js';
+import { workerRole } from '../../worker/src/worker-role.js';
+import { bootstrapTenant, isDatabaseEmpty, writeBootstrapFile } from './bootstrap.command.js';
+import type { CommandInput } from './command.js';
+import { type DatabaseRuntime, resolveDatabase } from './database-runtime.js';
+import { readyBox } from './ready-box.js';
+
+export const DEFAULT_TENANT = 'default';
+
+/**
+ * `npm start`: identity (PORT), admin (ADMIN_PORT) and the worker in one process, for one
+ * machine, with the embedded Postgres when DATABASE_URL is unset. On an empty database it
+ * bootstraps tenant `default` first; the credentials are printed last, once every app is ready.
+ */
+export async function start(input: CommandInput): Promise<number> {
+  const runtime = await resolveDatabase(input.config(), input.log);
+  let bootstrapped: { result: BootstrapResult; file: string } | undefined;
+  try {
+    bootstrapped = await prepare(runtime, input.log);
+  } catch (error) {
+    await runtime.stop().catch(() => undefined);
+    throw error;
+  }
+  const config = runtime.config;
+  return runApps(config, [identityRole(config), adminRole(config), workerRole(config)], {
+    log: input.log,
+    afterStart: () =>
+      input.out(readyBox(config, DEFAULT_TENANT, bootstrapped) + (config.devTls ? devTlsNotice(config.dataDir) : '')),
+    afterStop: () => runtime.stop(),
+  });
+}
+
+async function prepare(runtime: DatabaseRuntime, log: (line: string) => void) {
+  const applied = await migrateDatabase(runtime.config.databaseUrl);
+  if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
+  if (!(await isDatabaseEmpty(runtime.config))) return undefined;
+  const result = await bootstrapTenant(runtime.config, DEFAULT_TENANT, false);
+  return { result, file: writeBootstrapFile(runtime.config.dataDir, result) };
+}
