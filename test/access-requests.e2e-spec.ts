@@ -67,7 +67,7 @@ describe('access requests: filing, decisions and bad input', () => {
     const { body } = await call('post', '/access-requests', contact.token, filed('rejected@partner.example'));
     const missing = await call('post', `/access-requests/${body.id}/reject`, contact.token, {});
     expect(missing.status).toBe(400);
-    expect(missing.body.errors).toEqual([{ field: 'note', message: expect.stringContaining('1 to 2000 characters') }]);
+    expect(missing.body.errors).toEqual([{ field: 'note', message: 'note is required' }]);
     const rejected = await call('post', `/access-requests/${body.id}/reject`, contact.token, {
       note: 'Please ask through your account manager.',
     });

@@ -43,6 +43,8 @@ interface World {
   scopes: string[];
   slugs: string[];
   invitations: string[];
+  requests: string[];
+  handovers: string[];
   emails: string[];
   /** Real cursors of this tenant's lists (a position, nothing more). */
   cursors: string[];
@@ -135,6 +137,13 @@ describe('admin API fuzzed from its own OpenAPI document', () => {
     const slug = `${tag}-guide`;
     await ok('post', '/doc-sections', { slug, title: `${tag} guide`, body: `# ${tag}` });
     const invitation = await ok('post', '/invitations', { userId: partner.id, sections: [slug] });
+    const request = await ok('post', '/access-requests', {
+      requesterName: `${tag} Requester`,
+      requesterEmail: `${tag}-requester@${tag}.example`,
+      organisation: `${tag} Ltd`,
+      account: { documentation: `${tag} guide`, reason: 'Integration work' },
+    });
+    const handover = await ok('post', `/clients/${client.clientId}/handovers`, {});
     const emails = (await ok('get', '/emails')).items.map((e: Json) => e.id as string);
     await app.get(DataSource).transaction((em) => app.get(DocService).grant(em, tenant.tenantId, partner.id, [slug]));
     const cursors: string[] = [];
@@ -152,9 +161,11 @@ describe('admin API fuzzed from its own OpenAPI document', () => {
       scopes: [`api://${tag}-orders/Orders.Read`, `api://${tag}-orders/.default`, `${api.appId}/Orders.Read`],
       slugs: [slug],
       invitations: [invitation.id],
+      requests: [request.id],
+      handovers: [handover.id],
       emails,
       cursors,
-      markers: [...users, ...clients, secret.keyId, api.id, api.appId, invitation.id, ...emails, `${tag}-partner@${tag}.example`, `${tag}-ops@${tag}.example`, `api://${tag}-orders`, slug],
+      markers: [...users, ...clients, secret.keyId, api.id, api.appId, invitation.id, request.id, handover.id, ...emails, `${tag}-partner@${tag}.example`, `${tag}-requester@${tag}.example`, `${tag}-ops@${tag}.example`, `api://${tag}-orders`, slug],
     };
   }
 
@@ -172,8 +183,10 @@ describe('admin API fuzzed from its own OpenAPI document', () => {
     if (field === 'id' && path.startsWith('/admin/v1/apis')) return either(a.apis, b.apis);
     if (field === 'id' && path.startsWith('/admin/v1/invitations')) return either(a.invitations, b.invitations);
     if (field === 'id' && path.startsWith('/admin/v1/emails')) return either(a.emails, b.emails);
+    if (field === 'id' && path.startsWith('/admin/v1/access-requests')) return either(a.requests, b.requests);
+    if (field === 'id' && path.startsWith('/admin/v1/handovers')) return either(a.handovers, b.handovers);
     if (field === 'certificate') return fc.constantFrom(certificatePem, `${certificatePem}x`, certificatePem.replace('CERTIFICATE', 'PRIVATE KEY'));
-    if (field === 'email' || field === 'contactEmail') return fc.oneof(fc.emailAddress(), fc.constant(`x${Date.now()}@example.com`));
+    if (field === 'email' || field.endsWith('Email')) return fc.oneof(fc.emailAddress(), fc.constant(`x${Date.now()}@example.com`));
     // A generated password costs an argon2 hash (tens of milliseconds): mostly the mailed link, then.
     if (field === 'password' || field === 'mode') return fc.oneof({ arbitrary: fc.constant('activation-link'), weight: 5 }, { arbitrary: fc.constant('generate'), weight: 1 });
     return undefined;

@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_PERMISSIONS } from '@gatehouse/accounts';
 import { ADMIN_API_IDENTIFIER } from '@gatehouse/apis';
+import { MetricsRegistry } from '@gatehouse/http';
 import { AuthFailureTracker, SOURCE_FAILURE_LIMIT } from '@gatehouse/tokens';
 import { createIdentityApp } from '../apps/identity/src/identity.app.js';
 import { freePort } from './support/http-apps.js';
@@ -228,7 +229,7 @@ describe('token endpoint: rotation, revocation and throttling', () => {
       `SELECT to_address, subject FROM emails WHERE template = 'client-auth-burst'`,
     );
     expect(mails).toEqual([{ to_address: 'ops@example.com', subject: 'Failed authentications of test client' }]);
-    const metrics = await (await fetch(`${baseUrl}/metrics`)).text();
+    const metrics = await app.get(MetricsRegistry).registry.metrics();
     expect(metrics).toMatch(/gatehouse_client_authentication_failures_total\{reason="invalid_secret"\} [1-9]/);
     expect((await token(client.clientId, client.secret)).status).toBe(200);
   });

@@ -17,6 +17,7 @@ export interface Schema {
   properties?: Record<string, Schema>;
   required?: string[];
   additionalProperties?: boolean | Schema;
+  allOf?: Schema[];
 }
 
 export interface Parameter {
@@ -56,7 +57,7 @@ export function operationsOf(document: OpenApiDocument): Operation[] {
 
 const KNOWN_KEYWORDS = new Set([
   '$ref', 'type', 'format', 'enum', 'pattern', 'nullable', 'minimum', 'maximum', 'maxLength', 'minItems', 'maxItems', 'items',
-  'properties', 'required', 'additionalProperties', 'description', 'example', 'default',
+  'properties', 'required', 'additionalProperties', 'description', 'example', 'default', 'allOf',
 ]);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
@@ -71,6 +72,7 @@ export function validate(document: OpenApiDocument, schema: Schema, value: unkno
   for (const keyword of Object.keys(schema)) if (!KNOWN_KEYWORDS.has(keyword)) return [`${at}: the validator does not know "${keyword}"`];
   if (schema.$ref) return validate(document, resolve(document, schema), value, at);
   if (value === null) return schema.nullable ? [] : [`${at}: null where ${schema.type ?? 'a value'} is declared`];
+  if (schema.allOf) return schema.allOf.flatMap((part) => validate(document, part, value, at));
   if (schema.enum && !schema.enum.includes(value)) return [`${at}: ${JSON.stringify(value)} is not one of ${JSON.stringify(schema.enum)}`];
   switch (schema.type) {
     case 'string':
@@ -107,6 +109,8 @@ function validateObject(document: OpenApiDocument, schema: Schema, value: unknow
 }
 
 export function resolve(document: OpenApiDocument, schema: Schema): Schema {
+  // `allOf` of one schema is how a described or nullable reference is written: it is that schema.
+  if (schema.allOf?.length === 1 && !schema.$ref) return resolve(document, schema.allOf[0]!);
   if (!schema.$ref) return schema;
   const name = schema.$ref.replace('#/components/schemas/', '');
   const found = document.components.schemas[name];

@@ -39,6 +39,8 @@ export class MetricsRegistry {
   readonly logins = new LabeledTally();
   /** By scope: account (a lock of 15 minutes or more), source (an address blocked). */
   readonly lockouts = new LabeledTally();
+  /** Failed client authentications at the token endpoint, by reason (invalid_secret, unknown_client, …). */
+  readonly clientAuthFailures = new LabeledTally();
   readonly cacheHits = new Tally();
   readonly cacheMisses = new Tally();
   readonly notifyReconnects = new Tally();
@@ -54,6 +56,13 @@ export class MetricsRegistry {
       'Token requests refused, by reason',
       'reason',
       this.tokensRefused,
+    );
+    exposeLabeledTally(
+      r,
+      'gatehouse_client_authentication_failures_total',
+      'Failed client authentications at the token endpoint, by reason',
+      'reason',
+      this.clientAuthFailures,
     );
     exposeTally(r, 'gatehouse_mails_sent_total', 'Mails handed to SMTP', this.mailsSent);
     exposeLabeledTally(

@@ -1,8 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { Counter } from 'prom-client';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
-import { MetricsRegistry, sourceAddress } from '@gatehouse/http';
+import { type LabeledTally, MetricsRegistry, sourceAddress } from '@gatehouse/http';
 import { printable } from '@gatehouse/logging';
 import { ClientAuthAlerts } from './client-auth-alerts.js';
 import { ClientCredentialsRepository, type ClientRow } from './client-credentials.repository.js';
@@ -41,7 +40,7 @@ export interface FailedAuthentication {
 export class AuthFailureTracker {
   private readonly logger = new Logger(AuthFailureTracker.name);
   private readonly blockedSources = new Map<string, number>();
-  private readonly failures: Counter<'reason'>;
+  private readonly failures: LabeledTally;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -49,17 +48,12 @@ export class AuthFailureTracker {
     private readonly alerts: ClientAuthAlerts,
     metrics: MetricsRegistry,
   ) {
-    this.failures = new Counter({
-      name: 'gatehouse_client_authentication_failures_total',
-      help: 'Failed client authentications at the token endpoint, by reason',
-      labelNames: ['reason'],
-      registers: [metrics.registry],
-    });
+    this.failures = metrics.clientAuthFailures;
   }
 
   /** Counts the failure; the error to answer (429 once the source is over its limit, else the failure's own). */
   async record(failure: FailedAuthentication): Promise<TokenRequestError> {
-    this.failures.inc({ reason: failure.error.code });
+    this.failures.add(failure.error.code);
     const source = sourceAddress(failure.origin, this.config.trustProxy);
     const key = `${failure.tenantId}|${source}`;
     const now = Date.now();

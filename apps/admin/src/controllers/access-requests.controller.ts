@@ -3,7 +3,7 @@ import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation } from '@nestj
 import type { Page } from '@gatehouse/database';
 import { AccessDecisionService } from '@gatehouse/provisioning';
 import { AccessRequestService, type AccessRequestView } from '@gatehouse/requests';
-import { AdminController } from '../auth/admin-controller.js';
+import { AdminController, ApiProblems } from '../auth/admin-controller.js';
 import { type AdminPrincipal, Principal } from '../auth/principal.js';
 import { RequirePermission } from '../auth/require-permission.js';
 import { AccessRequestPage, AccessRequestResponse } from '../dto/access-request-responses.dto.js';
@@ -65,6 +65,7 @@ export class AccessRequestsController {
   @Post(':id/approve')
   @HttpCode(200)
   @RequirePermission('Requests.Decide')
+  @ApiProblems(409)
   @ApiOperation({
     summary:
       'Approve: creates the user (activation link, invitation to the sections) and/or the client awaiting scopes',
@@ -82,6 +83,7 @@ export class AccessRequestsController {
   @Post(':id/reject')
   @HttpCode(200)
   @RequirePermission('Requests.Decide')
+  @ApiProblems(409)
   @ApiOperation({ summary: 'Reject with a note, which is mailed to the requester' })
   @ApiBody(example(RejectAccessRequestDto, { note: 'Please ask through your account manager.' }))
   @ApiOkResponse({ type: AccessRequestResponse })

@@ -1,7 +1,7 @@
 import { Body, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { HandoverService, type HandoverView } from '@gatehouse/handovers';
-import { AdminController } from '../auth/admin-controller.js';
+import { AdminController, ApiProblems } from '../auth/admin-controller.js';
 import { type AdminPrincipal, Principal } from '../auth/principal.js';
 import { RequirePermission } from '../auth/require-permission.js';
 import { HandoverResponse } from '../dto/access-request-responses.dto.js';
@@ -13,6 +13,7 @@ export class ClientHandoversController {
 
   @Post(':clientId/handovers')
   @RequirePermission('Secrets.Manage')
+  @ApiProblems(409)
   @ApiOperation({
     summary:
       'Send credentials by a one-time link: the recipient reveals a secret created at that moment, seen by nobody else',
@@ -48,6 +49,7 @@ export class HandoversController {
   @Post(':id/revoke')
   @HttpCode(200)
   @RequirePermission('Secrets.Manage')
+  @ApiProblems(409)
   @ApiOperation({ summary: 'Revoke: a pending link dies; after the reveal, the secret it created is revoked' })
   @ApiOkResponse({ type: HandoverResponse })
   revoke(@Principal() principal: AdminPrincipal, @Param('id') id: string): Promise<HandoverView> {
