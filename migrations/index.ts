@@ -1,5 +1,10 @@
 import { Initial1795384889995 } from './1795384889995-Initial.js';
 import { LoginSourceThrottles1795399223055 } from './1795399223055-LoginSourceThrottles.js';
+import { WebLoginNameLocksAndFlash1795434770330 } from './1795434770330-WebLoginNameLocksAndFlash.js';
 
 /** Every migration, in order. Listed explicitly: a glob would load some files twice. */
-export const MIGRATIONS = [Initial1795384889995, LoginSourceThrottles1795399223055];
+export const MIGRATIONS = [
+  Initial1795384889995,
+  LoginSourceThrottles1795399223055,
+  WebLoginNameLocksAndFlash1795434770330,
+];

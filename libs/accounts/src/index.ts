@@ -6,6 +6,7 @@ export * from './user.view.js';
 export * from './user.service.js';
 export * from './account-link.entity.js';
 export * from './login-source-throttle.entity.js';
+export * from './login-name-lock.entity.js';
 export * from './account-link.repository.js';
 export * from './activation.service.js';
 export * from './user-credentials.service.js';

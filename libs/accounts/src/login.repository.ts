@@ -42,7 +42,7 @@ export class LoginRepository {
    * atomic statement, so parallel attempts each count exactly once; then sets the lock the policy
    * gives for the new count.
    */
-  async recordFailure(userId: string, lockSeconds: (failures: number) => number): Promise<void> {
+  async recordFailure(userId: string, lockSeconds: (failures: number) => number): Promise<Date | null> {
     const rows: Array<{ failed_login_count: number }> = await this.dataSource.query(
       `WITH c AS (UPDATE users SET failed_login_count = failed_login_count + 1
                    WHERE id = $1 AND (locked_until IS NULL OR locked_until <= now())
@@ -51,12 +51,48 @@ export class LoginRepository {
       [userId],
     );
     const seconds = rows[0] ? lockSeconds(rows[0].failed_login_count) : 0;
-    if (seconds > 0) {
-      await this.dataSource.query(
-        `WITH c AS (UPDATE users SET locked_until = now() + make_interval(secs => $2) WHERE id = $1 RETURNING id) SELECT * FROM c`,
-        [userId, seconds],
-      );
-    }
+    if (seconds <= 0) return null;
+    const locked: Array<{ locked_until: Date }> = await this.dataSource.query(
+      `WITH c AS (UPDATE users SET locked_until = now() + make_interval(secs => $2) WHERE id = $1 RETURNING locked_until)
+       SELECT * FROM c`,
+      [userId, seconds],
+    );
+    return locked[0] ? new Date(locked[0].locked_until) : null;
+  }
+
+  /** The lock of a username that names no account, if it is locked now. */
+  async nameLockedUntil(tenantId: string, username: string): Promise<Date | null> {
+    const rows: Array<{ locked_until: Date }> = await this.dataSource.query(
+      `SELECT locked_until FROM login_name_locks
+        WHERE tenant_id = $1 AND username_normalized = $2 AND locked_until > now()`,
+      [tenantId, username.toLowerCase()],
+    );
+    return rows[0] ? new Date(rows[0].locked_until) : null;
+  }
+
+  /** {@link recordFailure} for a username that names no account: the same counting, the same locks. */
+  async recordNameFailure(
+    tenantId: string,
+    username: string,
+    lockSeconds: (failures: number) => number,
+  ): Promise<Date | null> {
+    const key = [tenantId, username.toLowerCase()];
+    const rows: Array<{ failed_login_count: number }> = await this.dataSource.query(
+      `INSERT INTO login_name_locks AS l (tenant_id, username_normalized, failed_login_count) VALUES ($1, $2, 1)
+       ON CONFLICT (tenant_id, username_normalized) DO UPDATE SET failed_login_count = l.failed_login_count + 1
+        WHERE l.locked_until IS NULL OR l.locked_until <= now()
+       RETURNING failed_login_count`,
+      key,
+    );
+    const seconds = rows[0] ? lockSeconds(rows[0].failed_login_count) : 0;
+    if (seconds <= 0) return null;
+    const locked: Array<{ locked_until: Date }> = await this.dataSource.query(
+      `WITH c AS (UPDATE login_name_locks SET locked_until = now() + make_interval(secs => $3)
+                   WHERE tenant_id = $1 AND username_normalized = $2 RETURNING locked_until)
+       SELECT * FROM c`,
+      [...key, seconds],
+    );
+    return locked[0] ? new Date(locked[0].locked_until) : null;
   }
 
   async recordSuccess(userId: string): Promise<void> {

@@ -51,12 +51,27 @@ export interface AuthenticatedUser {
 
 export type LoginOutcome =
   | { ok: true; user: AuthenticatedUser }
-  | { ok: false; throttled?: false }
+  /**
+   * `lockedUntil`: the username is locked (now, or by this very failure) until then. Said for a
+   * name without an account exactly as for an account, so it reveals nothing about existence.
+   */
+  | { ok: false; throttled?: false; lockedUntil: Date | null }
   /** Too many failures from this source address: refused before any password is checked. */
   | { ok: false; throttled: true; retryAfterSeconds: number };
 
+export interface LoginOptions {
+  /**
+   * A second factor is asked next (console sign-in): the password alone resets no failure count,
+   * or someone holding it could guess codes forever by signing in again between guesses.
+   */
+  secondFactorFollows?: boolean;
+}
+
 export type PasswordChangeOutcome =
-  { ok: true } | { ok: false; wrongCurrent: true } | { ok: false; wrongCurrent: false; verdict: PasswordVerdict };
+  | { ok: true }
+  /** A wrong current password counts toward the lockout like a failed login; refused while locked. */
+  | { ok: false; wrongCurrent: true; lockedUntil: Date | null }
+  | { ok: false; wrongCurrent: false; verdict: PasswordVerdict };
 
 /**
  * Checks passwords. Every failed login (unknown user, wrong password, disabled, locked) takes the
@@ -81,41 +96,69 @@ export class LoginService {
   ) {}
 
   /** `source` is the client address; without one only the per-account throttle applies. */
-  async authenticate(tenantId: string, username: string, password: string, source?: string): Promise<LoginOutcome> {
+  async authenticate(
+    tenantId: string,
+    username: string,
+    password: string,
+    source?: string,
+    options: LoginOptions = {},
+  ): Promise<LoginOutcome> {
     const blockedUntil = source ? await this.logins.sourceBlockedUntil(tenantId, source) : null;
     if (blockedUntil) return { ok: false, throttled: true, retryAfterSeconds: secondsUntil(blockedUntil) };
     const candidate = username ? await this.logins.findByUsername(tenantId, username) : null;
     const matches = await this.verify(candidate?.passwordHash ?? null, password);
-    const locked = candidate?.lockedUntil != null && candidate.lockedUntil.getTime() > Date.now();
-    const failed = !candidate || locked || candidate.status !== 'active' || !matches;
-    if (failed && source) {
-      const counted = await this.logins.recordSourceFailure(
-        tenantId,
-        source,
-        SOURCE_WINDOW_SECONDS,
-        SOURCE_FAILURE_LIMIT,
-      );
-      if (counted.failures === SOURCE_FAILURE_LIMIT) {
-        this.logger.warn(
-          `login source blocked tenant=${tenantId} source=${source.slice(0, 64)} failures=${counted.failures}`,
-        );
-      }
-    }
-    if (!failed && source) {
+    const lockedUntil = candidate
+      ? future(candidate.lockedUntil)
+      : username
+        ? await this.logins.nameLockedUntil(tenantId, username)
+        : null;
+    const failed = !candidate || lockedUntil !== null || candidate.status !== 'active' || !matches;
+    if (source) {
+      const blocked = failed ? await this.countSourceFailure(tenantId, source) : await this.blockedSince(tenantId, source);
       // Parallel attempts all passed the first check; the failures among them may have blocked the
       // source since. A success counts only if the source is still not blocked.
-      const blockedSince = await this.logins.sourceBlockedUntil(tenantId, source);
-      if (blockedSince) return { ok: false, throttled: true, retryAfterSeconds: secondsUntil(blockedSince) };
+      if (!failed && blocked) return { ok: false, throttled: true, retryAfterSeconds: secondsUntil(blocked) };
     }
-    if (!candidate) return { ok: false };
-    if (failed) {
-      if (!locked && candidate.status === 'active') await this.logins.recordFailure(candidate.id, lockSecondsAfter);
-      await this.record(candidate, 'user.login.failed', { locked, disabled: candidate.status !== 'active' });
-      return { ok: false };
-    }
-    await this.logins.recordSuccess(candidate.id);
+    if (failed) return { ok: false, lockedUntil: await this.countFailure(tenantId, username, candidate, lockedUntil) };
+    if (!options.secondFactorFollows) await this.logins.recordSuccess(candidate.id);
     await this.record(candidate, 'user.login.succeeded', {});
     return { ok: true, user: toAuthenticated(candidate) };
+  }
+
+  /** A failed sign-in step (password or second factor) of a known account; returns its lock. */
+  async recordAccountFailure(candidate: LoginCandidate, action: string, source?: string): Promise<Date | null> {
+    if (source) await this.countSourceFailure(candidate.tenantId, source);
+    const lockedUntil = future(candidate.lockedUntil);
+    return this.countFailure(candidate.tenantId, candidate.username, candidate, lockedUntil, action);
+  }
+
+  /** Counts a failure against the account, or against the name when no account has it. */
+  private async countFailure(
+    tenantId: string,
+    username: string,
+    candidate: LoginCandidate | null,
+    lockedUntil: Date | null,
+    action = 'user.login.failed',
+  ): Promise<Date | null> {
+    let until = lockedUntil;
+    if (!until && candidate) until = await this.logins.recordFailure(candidate.id, lockSecondsAfter);
+    else if (!until && username) until = await this.logins.recordNameFailure(tenantId, username, lockSecondsAfter);
+    if (candidate) {
+      await this.record(candidate, action, { locked: lockedUntil !== null, disabled: candidate.status !== 'active' });
+    }
+    return future(until);
+  }
+
+  private async countSourceFailure(tenantId: string, source: string): Promise<Date | null> {
+    const counted = await this.logins.recordSourceFailure(tenantId, source, SOURCE_WINDOW_SECONDS, SOURCE_FAILURE_LIMIT);
+    if (counted.failures === SOURCE_FAILURE_LIMIT) {
+      this.logger.warn(`login source blocked tenant=${tenantId} source=${source.slice(0, 64)} failures=${counted.failures}`);
+    }
+    return counted.blockedUntil;
+  }
+
+  private blockedSince(tenantId: string, source: string): Promise<Date | null> {
+    return this.logins.sourceBlockedUntil(tenantId, source);
   }
 
   /** Deletes source counters whose window and block are over; for a scheduled sweep. */
@@ -127,11 +170,15 @@ export class LoginService {
   async changePassword(
     tenantId: string,
     userId: string,
-    input: { current: string; next: string; confirmation: string; tenantSlug: string },
+    input: { current: string; next: string; confirmation: string; tenantSlug: string; source?: string },
   ): Promise<PasswordChangeOutcome> {
     const user = await this.logins.findById(tenantId, userId);
-    if (!user || user.status !== 'active' || !(await this.verify(user.passwordHash, input.current))) {
-      return { ok: false, wrongCurrent: true };
+    if (!user || user.status !== 'active') return { ok: false, wrongCurrent: true, lockedUntil: null };
+    const locked = future(user.lockedUntil);
+    if (locked) return { ok: false, wrongCurrent: true, lockedUntil: locked };
+    if (!(await this.verify(user.passwordHash, input.current))) {
+      const lockedUntil = await this.recordAccountFailure(user, 'user.password.change_failed', input.source);
+      return { ok: false, wrongCurrent: true, lockedUntil };
     }
     const verdict = this.checkNew(input.next, input.confirmation, {
       tenantSlug: input.tenantSlug,
@@ -187,6 +234,11 @@ export class LoginService {
       return false; // a malformed stored hash verifies nothing
     }
   }
+}
+
+/** The time if it lies in the future, else `null`. */
+function future(at: Date | null): Date | null {
+  return at && at.getTime() > Date.now() ? at : null;
 }
 
 function secondsUntil(until: Date): number {

@@ -1,5 +1,5 @@
 import { Tenant } from '@gatehouse/tenants';
-import { AccountLink, LoginSourceThrottle, User } from '@gatehouse/accounts';
+import { AccountLink, LoginNameLock, LoginSourceThrottle, User } from '@gatehouse/accounts';
 import { DocSection, DocSectionGrant } from '@gatehouse/docs';
 import { Invitation } from '@gatehouse/invitations';
 import { Email } from '@gatehouse/mail';
@@ -28,4 +28,5 @@ export const ENTITIES = [
   DocSectionGrant,
   Invitation,
   Email,
+  LoginNameLock,
 ];

@@ -44,4 +44,14 @@ export class Session {
 
   @Column({ type: 'timestamptz', nullable: true })
   revokedAt: Date | null;
+
+  /** Messages for the next page shown in this session ("Your password has been changed."). */
+  @Column({ type: 'jsonb', nullable: true })
+  flash: SessionFlash[] | null;
+}
+
+/** A message kept for the next page of a session, shown once. */
+export interface SessionFlash {
+  kind: 'success' | 'info' | 'warning' | 'error';
+  text: string;
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { Session } from './session.entity.js';
+import { Session, type SessionFlash } from './session.entity.js';
 
 /** Kept equal to the idle timeout of the service (a session idle this long is dead). */
 const SESSION_IDLE_SECONDS_FOR_PURGE = 30 * 60;
@@ -14,6 +14,7 @@ export interface ActiveSessionRow {
   username: string;
   mustChangePassword: boolean;
   userStatus: string;
+  hasFlash: boolean;
 }
 
 /** Queries on `sessions`, nothing else. */
@@ -21,12 +22,35 @@ export interface ActiveSessionRow {
 export class SessionRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async insert(values: Pick<Session, 'id' | 'tenantId' | 'userId' | 'csrfSecret' | 'expiresAt'>): Promise<void> {
+  async insert(
+    values: Pick<Session, 'id' | 'tenantId' | 'userId' | 'csrfSecret' | 'expiresAt'> & { flash?: SessionFlash[] },
+  ): Promise<void> {
     await this.dataSource.query(
-      `INSERT INTO sessions (id, tenant_id, user_id, csrf_secret, created_at, last_seen_at, expires_at)
-       VALUES ($1, $2, $3, $4, now(), now(), $5)`,
-      [values.id, values.tenantId, values.userId, values.csrfSecret, values.expiresAt],
+      `INSERT INTO sessions (id, tenant_id, user_id, csrf_secret, created_at, last_seen_at, expires_at, flash)
+       VALUES ($1, $2, $3, $4, now(), now(), $5, $6)`,
+      [values.id, values.tenantId, values.userId, values.csrfSecret, values.expiresAt, flashValue(values.flash)],
     );
+  }
+
+  /** Adds messages for the session's next page. */
+  async addFlash(id: Buffer, flash: SessionFlash[]): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE sessions SET flash = coalesce(flash, '[]'::jsonb) || $2::jsonb WHERE id = $1 AND revoked_at IS NULL`,
+      [id, JSON.stringify(flash)],
+    );
+  }
+
+  /** The session's messages, removed in the same statement (each is shown once). */
+  async takeFlash(id: Buffer): Promise<SessionFlash[]> {
+    const rows = returned<{ flash: SessionFlash[] | null }>(
+      await this.dataSource.query(
+        `UPDATE sessions s SET flash = NULL FROM (SELECT id, flash FROM sessions WHERE id = $1 FOR UPDATE) old
+          WHERE s.id = old.id AND old.flash IS NOT NULL
+         RETURNING old.flash`,
+        [id],
+      ),
+    );
+    return rows[0]?.flash ?? [];
   }
 
   /**
@@ -45,7 +69,7 @@ export class SessionRepository {
           AND (u.password_changed_at IS NULL OR s.created_at >= u.password_changed_at)
        RETURNING s.tenant_id AS "tenantId", s.user_id AS "userId", s.csrf_secret AS "csrfSecret",
                  u.display_name AS "displayName", u.username, u.must_change_password AS "mustChangePassword",
-                 u.status AS "userStatus"`,
+                 u.status AS "userStatus", s.flash IS NOT NULL AS "hasFlash"`,
         [id, idleSeconds],
       ),
     );
@@ -91,6 +115,10 @@ export class SessionRepository {
       [tenantId],
     );
   }
+}
+
+function flashValue(flash: SessionFlash[] | undefined): string | null {
+  return flash?.length ? JSON.stringify(flash) : null;
 }
 
 /** TypeORM answers a raw UPDATE with `[rows, rowCount]` and other statements with `rows`. */

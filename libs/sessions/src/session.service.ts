@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { ChangeListener } from '@gatehouse/database';
+import type { SessionFlash } from './session.entity.js';
 import { SessionRepository } from './session.repository.js';
 
 /** A session ends after this long without a request… */
@@ -17,6 +18,8 @@ export interface SessionPrincipal {
   displayName: string;
   mustChangePassword: boolean;
   csrfToken: string;
+  /** Messages wait for the next page ({@link SessionService.takeFlash}). */
+  hasFlash: boolean;
 }
 
 export interface StartedSession {
@@ -67,13 +70,23 @@ export class SessionService implements OnModuleInit, OnModuleDestroy {
     this.unsubscribe?.();
   }
 
-  async start(tenantId: string, userId: string): Promise<StartedSession> {
+  async start(tenantId: string, userId: string, options: { flash?: SessionFlash[] } = {}): Promise<StartedSession> {
     const token = randomBytes(32).toString('base64url');
     const csrfToken = randomBytes(32).toString('base64url');
     const sessionId = sessionIdOf(token);
     const expiresAt = new Date(Date.now() + SESSION_ABSOLUTE_SECONDS * 1000);
-    await this.sessions.insert({ id: sessionId, tenantId, userId, csrfSecret: csrfToken, expiresAt });
+    await this.sessions.insert({ id: sessionId, tenantId, userId, csrfSecret: csrfToken, expiresAt, flash: options.flash });
     return { token, sessionId, csrfToken };
+  }
+
+  /** Keeps a message for the next page this session shows (after a redirect). */
+  addFlash(sessionId: Buffer, flash: SessionFlash): Promise<void> {
+    return this.sessions.addFlash(sessionId, [flash]);
+  }
+
+  /** The waiting messages of a session, each returned once. */
+  takeFlash(principal: Pick<SessionPrincipal, 'sessionId' | 'hasFlash'>): Promise<SessionFlash[]> {
+    return principal.hasFlash ? this.sessions.takeFlash(principal.sessionId) : Promise.resolve([]);
   }
 
   /** The live session behind a cookie value, or `null`; a disabled user's sessions end here. */
@@ -86,8 +99,8 @@ export class SessionService implements OnModuleInit, OnModuleDestroy {
       await this.sessions.revokeAllOfUser(row.tenantId, row.userId);
       return null;
     }
-    const { userId, username, displayName, mustChangePassword, csrfSecret } = row;
-    return { sessionId, tenantId, userId, username, displayName, mustChangePassword, csrfToken: csrfSecret };
+    const { userId, username, displayName, mustChangePassword, csrfSecret, hasFlash } = row;
+    return { sessionId, tenantId, userId, username, displayName, mustChangePassword, csrfToken: csrfSecret, hasFlash };
   }
 
   /** Logout: every session of the user ends, on every device. */
@@ -99,9 +112,12 @@ export class SessionService implements OnModuleInit, OnModuleDestroy {
    * After a password change: every session of the user ends (older sessions are dead anyway once
    * the password changed) and the person who changed it continues in a fresh one.
    */
-  async renewAfterPasswordChange(principal: Pick<SessionPrincipal, 'tenantId' | 'userId'>): Promise<StartedSession> {
+  async renewAfterPasswordChange(
+    principal: Pick<SessionPrincipal, 'tenantId' | 'userId'>,
+    options: { flash?: SessionFlash[] } = {},
+  ): Promise<StartedSession> {
     await this.sessions.revokeAllOfUser(principal.tenantId, principal.userId);
-    return this.start(principal.tenantId, principal.userId);
+    return this.start(principal.tenantId, principal.userId, options);
   }
 
   /** For a scheduled sweep (the worker owns schedules): deletes sessions dead for a day. */

@@ -2,7 +2,7 @@ import { Controller, Get, Post, Req, Res, UseFilters } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { LoginService } from '@gatehouse/accounts';
 import { SessionService } from '@gatehouse/sessions';
-import { passwordPage } from './pages/auth.pages.js';
+import { PASSWORD_CHANGED, passwordFieldErrors, passwordPage, wrongCurrentMessage } from './pages/auth.pages.js';
 import { safeReturnTo } from './return-to.js';
 import { requireUser } from './web-guard.js';
 import { WebRedirect, sendPage, viewerOf } from './web-response.js';
@@ -42,17 +42,17 @@ export class PasswordController {
       next: field(req, 'newPassword'),
       confirmation: field(req, 'confirmPassword'),
       tenantSlug: context.tenant.slug,
+      source: req.ip,
     });
     if (!outcome.ok) {
-      const error = outcome.wrongCurrent
-        ? 'The current password is incorrect.'
-        : outcome.verdict.ok
-          ? ''
-          : outcome.verdict.message;
-      const body = passwordPage({ csrf: principal.csrfToken, returnTo, forced: principal.mustChangePassword, error });
+      const errors = outcome.wrongCurrent
+        ? { currentPassword: wrongCurrentMessage(outcome.lockedUntil) }
+        : passwordFieldErrors(outcome.verdict);
+      const body = passwordPage({ csrf: principal.csrfToken, returnTo, forced: principal.mustChangePassword, errors });
       return sendPage(res, 400, { title: 'Change your password', body, viewer: viewerOf(context), path: '/password' });
     }
-    this.web.startCookie(res, (await this.sessions.renewAfterPasswordChange(principal)).token);
+    const renewed = await this.sessions.renewAfterPasswordChange(principal, { flash: [PASSWORD_CHANGED] });
+    this.web.startCookie(res, renewed.token);
     throw new WebRedirect(returnTo);
   }
 }

@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
-import { type SessionPrincipal, SessionService, csrfMatches } from '@gatehouse/sessions';
+import { type SessionFlash, type SessionPrincipal, SessionService, csrfMatches } from '@gatehouse/sessions';
 import type { Tenant } from '@gatehouse/tenants';
 import { UiTenantResolver } from './ui-tenant.resolver.js';
 import { forbiddenForm, notSetUp } from './web.errors.js';
@@ -10,6 +10,8 @@ import { forbiddenForm, notSetUp } from './web.errors.js';
 export interface WebContext {
   tenant: Tenant;
   principal: SessionPrincipal | null;
+  /** The session's waiting messages, taken when a page is about to be shown (a GET). */
+  flash?: SessionFlash[];
 }
 
 /**
@@ -44,7 +46,8 @@ export class WebSession {
     const tenant = await this.tenants.resolve();
     if (!tenant) throw notSetUp();
     const principal = await this.sessions.resolve(tenant.id, this.cookie(req, this.sessionCookie));
-    const context = { tenant, principal };
+    const flash = principal && req.method === 'GET' ? await this.sessions.takeFlash(principal) : [];
+    const context = { tenant, principal, flash };
     this.loaded.set(req, context);
     return context;
   }
