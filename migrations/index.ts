@@ -1,10 +1,12 @@
 import { Initial1795384889995 } from './1795384889995-Initial.js';
 import { LoginSourceThrottles1795399223055 } from './1795399223055-LoginSourceThrottles.js';
 import { WebLoginNameLocksAndFlash1795434770330 } from './1795434770330-WebLoginNameLocksAndFlash.js';
+import { StaffSecondFactors1795435375230 } from './1795435375230-StaffSecondFactors.js';
 
 /** Every migration, in order. Listed explicitly: a glob would load some files twice. */
 export const MIGRATIONS = [
   Initial1795384889995,
   LoginSourceThrottles1795399223055,
   WebLoginNameLocksAndFlash1795434770330,
+  StaffSecondFactors1795435375230,
 ];

@@ -8,6 +8,8 @@ import { LoginRepository } from './login.repository.js';
 import { LoginService } from './login.service.js';
 import { UserRepository } from './user.repository.js';
 import { UserService } from './user.service.js';
+import { MfaRepository } from './mfa/mfa.repository.js';
+import { SecondFactorService } from './mfa/second-factor.service.js';
 
 @Module({
   imports: [AuditModule, MailModule],
@@ -19,7 +21,17 @@ import { UserService } from './user.service.js';
     AccountLinkRepository,
     ActivationService,
     UserCredentialsService,
+    MfaRepository,
+    SecondFactorService,
   ],
-  exports: [UserService, UserRepository, LoginService, ActivationService, UserCredentialsService],
+  exports: [
+    UserService,
+    UserRepository,
+    LoginService,
+    ActivationService,
+    UserCredentialsService,
+    SecondFactorService,
+    AccountLinkRepository,
+  ],
 })
 export class AccountsModule {}

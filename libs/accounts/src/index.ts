@@ -14,3 +14,4 @@ export * from './password-policy.js';
 export * from './login.repository.js';
 export * from './login.service.js';
 export * from './accounts.module.js';
+export * from './mfa/index.js';

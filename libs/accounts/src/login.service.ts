@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { type Actor, AuditService } from '@gatehouse/audit';
 import { MailOutbox, passwordChangedEmail } from '@gatehouse/mail';
 import { type LoginCandidate, LoginRepository } from './login.repository.js';
+import { MfaRepository } from './mfa/mfa.repository.js';
 import {
   type PasswordContext,
   type PasswordVerdict,
@@ -93,6 +94,7 @@ export class LoginService {
     private readonly logins: LoginRepository,
     private readonly audit: AuditService,
     private readonly outbox: MailOutbox,
+    private readonly factors: MfaRepository,
   ) {}
 
   /** `source` is the client address; without one only the per-account throttle applies. */
@@ -120,7 +122,10 @@ export class LoginService {
       if (!failed && blocked) return { ok: false, throttled: true, retryAfterSeconds: secondsUntil(blocked) };
     }
     if (failed) return { ok: false, lockedUntil: await this.countFailure(tenantId, username, candidate, lockedUntil) };
-    if (!options.secondFactorFollows) await this.logins.recordSuccess(candidate.id);
+    // With a second factor enrolled only that factor resets the count: the password alone never does.
+    if (!options.secondFactorFollows && !(await this.factors.hasConfirmed(candidate.id))) {
+      await this.logins.recordSuccess(candidate.id);
+    }
     await this.record(candidate, 'user.login.succeeded', {});
     return { ok: true, user: toAuthenticated(candidate) };
   }

@@ -1,5 +1,5 @@
 import { Tenant } from '@gatehouse/tenants';
-import { AccountLink, LoginNameLock, LoginSourceThrottle, User } from '@gatehouse/accounts';
+import { AccountLink, LoginNameLock, LoginSourceThrottle, RecoveryCode, TotpFactor, User } from '@gatehouse/accounts';
 import { DocSection, DocSectionGrant } from '@gatehouse/docs';
 import { Invitation } from '@gatehouse/invitations';
 import { Email } from '@gatehouse/mail';
@@ -29,4 +29,6 @@ export const ENTITIES = [
   Invitation,
   Email,
   LoginNameLock,
+  TotpFactor,
+  RecoveryCode,
 ];
