@@ -2,6 +2,7 @@ import { Initial1795384889995 } from './1795384889995-Initial.js';
 import { LoginSourceThrottles1795399223055 } from './1795399223055-LoginSourceThrottles.js';
 import { WebLoginNameLocksAndFlash1795434770330 } from './1795434770330-WebLoginNameLocksAndFlash.js';
 import { StaffSecondFactors1795435375230 } from './1795435375230-StaffSecondFactors.js';
+import { ConsoleSessionsAndWorkQueues1795435926596 } from './1795435926596-ConsoleSessionsAndWorkQueues.js';
 
 /** Every migration, in order. Listed explicitly: a glob would load some files twice. */
 export const MIGRATIONS = [
@@ -9,4 +10,5 @@ export const MIGRATIONS = [
   LoginSourceThrottles1795399223055,
   WebLoginNameLocksAndFlash1795434770330,
   StaffSecondFactors1795435375230,
+  ConsoleSessionsAndWorkQueues1795435926596,
 ];

@@ -12,6 +12,7 @@ export function benchConfig(options: { databaseUrl: string; publicUrl: string; p
     publicUrl: options.publicUrl,
     port: 0,
     adminPort: 0,
+    adminPublicUrl: 'http://localhost:3001',
     smtpUrl: undefined,
     mailFrom: 'Gatehouse <no-reply@localhost>',
     secretPepper: options.pepper,

@@ -12,6 +12,7 @@ export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = 
     publicUrl: 'http://localhost:3000',
     port: 0,
     adminPort: 0,
+    adminPublicUrl: 'http://localhost:3001',
     smtpUrl: undefined,
     mailFrom: 'Gatehouse <no-reply@localhost>',
     secretPepper: Buffer.alloc(32, 0x11),

@@ -12,6 +12,7 @@ import { type CoreOptions, coreImports } from '@gatehouse/schema';
 import { TenantsModule } from '@gatehouse/tenants';
 import { TokensModule } from '@gatehouse/tokens';
 import { AdminAuthGuard } from './auth/admin-auth.guard.js';
+import { ConsoleModule } from './console/console.module.js';
 import { ApisController } from './controllers/apis.controller.js';
 import { AuditController } from './controllers/audit.controller.js';
 import { ClientsController } from './controllers/clients.controller.js';
@@ -41,7 +42,7 @@ export const ADMIN_CONTROLLERS = [
   EmailsController,
 ];
 
-/** The internal admin REST API under /admin/v1. */
+/** The internal admin app: the REST API under /admin/v1 and the operators' console under /console. */
 @Module({})
 export class AdminModule {
   static register(options: AdminModuleOptions): DynamicModule {
@@ -58,6 +59,7 @@ export class AdminModule {
         MailModule,
         DocsModule,
         InvitationsModule,
+        ConsoleModule,
       ],
       controllers: ADMIN_CONTROLLERS,
       providers: [

@@ -36,7 +36,7 @@ export async function runCommand(command: string, config: AppConfig, options: Co
 }
 
 /** Resolves the database, applies pending migrations, runs the work, stops an embedded server. */
-async function withDatabase(
+export async function withDatabase(
   config: AppConfig,
   work: (config: AppConfig & { databaseUrl: string }) => Promise<number>,
 ): Promise<number> {

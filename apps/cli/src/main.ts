@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '@gatehouse/config';
 import { runCommand } from './commands.js';
+import { runOperatorCommand } from './operator.command.js';
 
 const USAGE = `Usage: npm run cli -- <command> [options]
 
@@ -11,9 +12,13 @@ Commands:
                                            create a tenant with its admin API, an Administrator
                                            operator and that operator's client; prints the secret once
   start                                    run identity, admin and worker in one process
+  operator invite|reset-mfa ...            console staff: invite (prints an activation link),
+                                           break-glass reset of a second factor (operator --help)
 `;
 
 async function main(): Promise<number> {
+  const [first, ...rest] = process.argv.slice(2);
+  if (first === 'operator') return runOperatorCommand(rest, loadConfig(process.env));
   const { positionals, values } = parseArgs({
     allowPositionals: true,
     options: {

@@ -6,6 +6,7 @@ import { createIdentityApp } from '../../identity/src/identity.app.js';
 import { createWorker } from '../../worker/src/worker.app.js';
 import { bootstrapTenant, isDatabaseEmpty, printBootstrap, writeBootstrapFile } from './bootstrap.command.js';
 import { type DatabaseRuntime, resolveDatabase } from './database-runtime.js';
+import { inviteFirstAdministrator } from './staff-access.cli.js';
 
 export const DEFAULT_TENANT = 'default';
 
@@ -37,6 +38,7 @@ export async function startAll(config: AppConfig, log: (line: string) => void): 
       const file = writeBootstrapFile(runtime.config.dataDir, result);
       process.stdout.write(`Bootstrapped tenant "${DEFAULT_TENANT}"; credentials also written to ${file}\n`);
       process.stdout.write(printBootstrap(result, false));
+      process.stdout.write(`\nConsole sign-in for the Administrator:\n${await inviteFirstAdministrator(runtime.config, DEFAULT_TENANT)}`);
     }
     const identity = await createIdentityApp({ config: runtime.config });
     running.push(identity);

@@ -10,6 +10,7 @@ import { UserRepository } from './user.repository.js';
 import { UserService } from './user.service.js';
 import { MfaRepository } from './mfa/mfa.repository.js';
 import { SecondFactorService } from './mfa/second-factor.service.js';
+import { ConsoleActivationService } from './console-activation.service.js';
 
 @Module({
   imports: [AuditModule, MailModule],
@@ -23,6 +24,7 @@ import { SecondFactorService } from './mfa/second-factor.service.js';
     UserCredentialsService,
     MfaRepository,
     SecondFactorService,
+    ConsoleActivationService,
   ],
   exports: [
     UserService,
@@ -31,7 +33,7 @@ import { SecondFactorService } from './mfa/second-factor.service.js';
     ActivationService,
     UserCredentialsService,
     SecondFactorService,
-    AccountLinkRepository,
+    ConsoleActivationService,
   ],
 })
 export class AccountsModule {}

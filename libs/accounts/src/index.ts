@@ -9,6 +9,7 @@ export * from './login-source-throttle.entity.js';
 export * from './login-name-lock.entity.js';
 export * from './account-link.repository.js';
 export * from './activation.service.js';
+export * from './console-activation.service.js';
 export * from './user-credentials.service.js';
 export * from './password-policy.js';
 export * from './login.repository.js';

@@ -15,6 +15,7 @@ export type LoginCandidate = Pick<
   | 'mustChangePassword'
   | 'failedLoginCount'
   | 'lockedUntil'
+  | 'roles'
 > & { passwordHash: string | null };
 
 const SOURCE_THROTTLES = new FailureWindows('login_source_throttles', 'source');

@@ -6,6 +6,7 @@ import { type Actor, AuditService } from '@gatehouse/audit';
 import { MailOutbox, passwordChangedEmail } from '@gatehouse/mail';
 import { type LoginCandidate, LoginRepository } from './login.repository.js';
 import { MfaRepository } from './mfa/mfa.repository.js';
+import type { Role } from './roles.js';
 import {
   type PasswordContext,
   type PasswordVerdict,
@@ -48,6 +49,7 @@ export interface AuthenticatedUser {
   username: string;
   displayName: string;
   mustChangePassword: boolean;
+  roles: Role[];
 }
 
 export type LoginOutcome =
@@ -261,5 +263,6 @@ function toAuthenticated(user: LoginCandidate): AuthenticatedUser {
     username: user.username,
     displayName: user.displayName,
     mustChangePassword: user.mustChangePassword,
+    roles: [...user.roles],
   };
 }

@@ -11,6 +11,8 @@ export interface AppConfig {
   publicUrl: string;
   port: number;
   adminPort: number;
+  /** Base URL of the admin app as staff see it (console links), without a trailing slash. */
+  adminPublicUrl: string;
   /** `undefined` means: write mail as `.eml` files under `dataDir/mail`. */
   smtpUrl: string | undefined;
   mailFrom: string;

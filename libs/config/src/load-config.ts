@@ -28,6 +28,12 @@ export function loadConfig(env: Env): AppConfig {
   const smtpUrl = optionalUrl(read('SMTP_URL'), ['smtp:', 'smtps:'], 'SMTP_URL', problems);
   const port = portNumber(read('PORT') ?? '3000', 'PORT', problems);
   const adminPort = portNumber(read('ADMIN_PORT') ?? '3001', 'ADMIN_PORT', problems);
+  const adminPublicUrl = optionalUrl(
+    read('ADMIN_PUBLIC_URL') ?? `http://localhost:${adminPort ?? 3001}`,
+    ['http:', 'https:'],
+    'ADMIN_PUBLIC_URL',
+    problems,
+  );
   const mailFrom = read('MAIL_FROM') ?? 'Gatehouse <no-reply@localhost>';
   if (/[\r\n]/.test(mailFrom)) problems.push('MAIL_FROM must be a single line');
   const tlsCertFile = read('TLS_CERT_FILE');
@@ -62,6 +68,7 @@ export function loadConfig(env: Env): AppConfig {
     publicUrl: publicUrl!.replace(/\/+$/, ''),
     port: port!,
     adminPort: adminPort!,
+    adminPublicUrl: adminPublicUrl!.replace(/\/+$/, ''),
     smtpUrl,
     mailFrom,
     secretPepper,

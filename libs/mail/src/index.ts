@@ -8,3 +8,4 @@ export * from './mail-transport.js';
 export * from './outbox-delivery.service.js';
 export * from './email-admin.service.js';
 export * from './mail.module.js';
+export * from './staff-templates.js';

@@ -1,6 +1,6 @@
 /** A mail ready for the outbox: plain text and HTML of the same message. */
 export interface RenderedEmail {
-  template: 'invitation' | 'activation' | 'password-reset' | 'password-changed' | 'secret-expiry';
+  template: 'invitation' | 'activation' | 'password-reset' | 'password-changed' | 'secret-expiry' | 'staff-invitation';
   subject: string;
   text: string;
   html: string;

@@ -1,16 +1,20 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '@gatehouse/accounts';
 import { ApisModule } from '@gatehouse/apis';
+import { AuditModule } from '@gatehouse/audit';
+import { MailModule } from '@gatehouse/mail';
+import { SessionsModule } from '@gatehouse/sessions';
 import { ClientsModule } from '@gatehouse/clients';
 import { TenantsModule } from '@gatehouse/tenants';
 import { TokensModule } from '@gatehouse/tokens';
 import { BootstrapService } from './bootstrap.service.js';
 import { ProvisioningRepository } from './provisioning.repository.js';
+import { StaffAccessService } from './staff-access.service.js';
 
-/** Use cases that span several contexts: bootstrapping a tenant and its first operator. */
+/** Use cases that span several contexts: bootstrapping a tenant and its first operator, staff access. */
 @Module({
-  imports: [TenantsModule, ApisModule, AccountsModule, ClientsModule, TokensModule],
-  providers: [ProvisioningRepository, BootstrapService],
-  exports: [BootstrapService],
+  imports: [TenantsModule, ApisModule, AccountsModule, ClientsModule, TokensModule, AuditModule, MailModule, SessionsModule],
+  providers: [ProvisioningRepository, BootstrapService, StaffAccessService],
+  exports: [BootstrapService, StaffAccessService],
 })
 export class ProvisioningModule {}

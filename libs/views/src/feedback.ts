@@ -77,3 +77,15 @@ export function duration(until: Date, now: Date = new Date()): string {
 export function timeTag(at: Date, now: Date = new Date()): SafeHtml {
   return html`<time datetime="${at.toISOString()}">${when(at, now)}</time>`;
 }
+
+/** Locks shorter than this are the short pauses between early failures, not worth naming. */
+const NOTEWORTHY_LOCK_MS = 10_000;
+
+/**
+ * What a refused sign-in says: the generic refusal, or that the username is locked and until when.
+ * The caller's lock comes alike for a username with or without an account, so this reveals nothing.
+ */
+export function signInRefusal(lockedUntil: Date | null, generic: string, now: Date = new Date()): string {
+  if (!lockedUntil || lockedUntil.getTime() - now.getTime() < NOTEWORTHY_LOCK_MS) return generic;
+  return `Sign-in for this username is locked for ${duration(lockedUntil, now)} (until ${utc(lockedUntil)}) after repeated failed attempts. Try again then, or ask to have it unlocked.`;
+}

@@ -6,3 +6,4 @@ export * from './forms.js';
 export * from './tables.js';
 export * from './layout.js';
 export * from './qr.js';
+export * from './script.js';

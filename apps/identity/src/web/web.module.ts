@@ -6,6 +6,7 @@ import { AccountsModule } from '@gatehouse/accounts';
 import { DocsModule } from '@gatehouse/docs';
 import { InvitationsModule } from '@gatehouse/invitations';
 import { SessionsModule } from '@gatehouse/sessions';
+import { TenantsModule } from '@gatehouse/tenants';
 import { ActivationController } from './activation.controller.js';
 import { AssetsController } from './assets.controller.js';
 import { DocsController } from './docs.controller.js';
@@ -24,7 +25,7 @@ const PAGES = [LoginController, PasswordController, DocsController, InvitationCo
  * app runs with `bodyParser: false` because the token endpoint reads its raw body itself.
  */
 @Module({
-  imports: [AccountsModule, SessionsModule, DocsModule, InvitationsModule],
+  imports: [AccountsModule, SessionsModule, DocsModule, InvitationsModule, TenantsModule],
   controllers: [...PAGES, AssetsController],
   providers: [WebSession, UiTenantResolver, WebErrorFilter, { provide: APP_FILTER, useClass: NotFoundPageFilter }],
 })

@@ -1,30 +1,25 @@
 import {
   type FieldErrors,
   type SafeHtml,
-  duration,
   formError,
   hiddenInputs,
   html,
   inputField,
   postForm,
   secretField,
-  utc,
+  signInRefusal,
 } from '@gatehouse/views';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, PasswordRejection, type PasswordVerdict } from '@gatehouse/accounts';
 import type { SessionFlash } from '@gatehouse/sessions';
 
 export const LOGIN_FAILED = 'The username or password is incorrect, or the account cannot sign in right now.';
 
-/** Locks shorter than this are the short pauses between early failures, not worth a message of their own. */
-const NOTEWORTHY_LOCK_MS = 10_000;
-
 /**
  * What a refused login says. A lock is named with its end, for a username with or without an
  * account alike (both count and lock the same way), so it tells nothing about which it is.
  */
 export function loginRefusal(lockedUntil: Date | null, now = new Date()): string {
-  if (!lockedUntil || lockedUntil.getTime() - now.getTime() < NOTEWORTHY_LOCK_MS) return LOGIN_FAILED;
-  return `Sign-in for this username is locked for ${duration(lockedUntil, now)} (until ${utc(lockedUntil)}) after repeated failed attempts. Try again then, or ask your contact person to unlock it.`;
+  return signInRefusal(lockedUntil, LOGIN_FAILED, now);
 }
 
 export const PASSWORD_CHANGED: SessionFlash = {
@@ -34,8 +29,8 @@ export const PASSWORD_CHANGED: SessionFlash = {
 
 /** The message beside "Current password" when it was wrong (and maybe locked the account). */
 export function wrongCurrentMessage(lockedUntil: Date | null, now = new Date()): string {
-  if (!lockedUntil || lockedUntil.getTime() - now.getTime() < NOTEWORTHY_LOCK_MS) return 'The current password is incorrect.';
-  return `Too many wrong passwords: password changes and sign-in are locked for ${duration(lockedUntil, now)} (until ${utc(lockedUntil)}).`;
+  const refusal = signInRefusal(lockedUntil, '', now);
+  return refusal ? `Too many wrong passwords. ${refusal}` : 'The current password is incorrect.';
 }
 
 /** A refused new password as an error beside the field to fix. */
