@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppConfig } from '@gatehouse/config';
 import { createAdminApp } from '../apps/admin/src/admin.app.js';
 import { Screenshots, launchBrowser } from './support/browser.js';
-import { ConsoleFixtures } from './support/console.js';
+import { ConsoleFixtures, signInInBrowser } from './support/console.js';
 import { freePort } from './support/http-apps.js';
 import { cli } from './support/operator-cli.js';
 import { NARROW, WIDE, checkPage } from './support/page-checks.js';
@@ -100,6 +100,56 @@ describe('console sign-in in a browser', () => {
     await page.setViewportSize(NARROW);
     await page.getByText('Menu').click();
     await shots.take(page, 'menu-open-390');
+  });
+
+  it('an Administrator invites staff and changes a role; the step-up is asked inline and the change continues', async () => {
+    const boss = await staff.staff(tenantId, ['Administrator'], { username: 'boss' });
+    await staff.staff(tenantId, ['Auditor'], { username: 'audra' });
+    const page = await (await browser.newContext({ viewport: WIDE })).newPage();
+    await signInInBrowser(page, `${origin}/console/login`, boss, await staff.secondFactor(boss));
+    await page.getByRole('link', { name: 'Staff' }).click();
+    await page.waitForURL((url) => url.pathname === '/console/staff');
+    await checkPage(page, shots, 'staff-list');
+    await page.getByRole('link', { name: 'Invite staff' }).click();
+    await page.getByLabel('Email address').fill('lin@acme');
+    await page.getByRole('button', { name: 'Send the invitation' }).click();
+    await expect(page.getByLabel('Email address').getAttribute('aria-invalid')).resolves.toBe('true');
+    await expect(page.getByLabel('Role').getAttribute('aria-invalid')).resolves.toBe('true');
+    await checkPage(page, shots, 'staff-invite-refused');
+    await page.getByLabel('Email address').fill('lin@acme.example');
+    await page.getByLabel('Role').selectOption('ITDepartment');
+    await page.getByLabel('Name (optional)', { exact: true }).fill('Lin Ito');
+    await page.getByRole('button', { name: 'Send the invitation' }).click();
+    await page.getByRole('heading', { name: 'Lin Ito' }).waitFor();
+    await expect(page.getByRole('status').first().textContent()).resolves.toContain('Invitation sent to lin@acme.example');
+    await checkPage(page, shots, 'staff-member');
+
+    await admin.get(DataSource).query(`UPDATE sessions SET second_factor_at = now() - interval '6 minutes' WHERE user_id = $1`, [boss.id]);
+    await page.getByLabel(/^Auditor/).check();
+    await page.getByRole('button', { name: 'Save roles' }).click();
+    await page.getByRole('heading', { name: 'Confirm it is you' }).waitFor();
+    await checkPage(page, shots, 'step-up');
+    await page.getByLabel('Authentication code').fill(await staff.secondFactor(boss));
+    await page.getByRole('button', { name: 'Confirm and continue' }).click();
+    await page.getByRole('heading', { name: 'Lin Ito' }).waitFor();
+    await expect(page.getByRole('status').first().textContent()).resolves.toContain('now holds: ITDepartment, Auditor');
+    await page.getByRole('link', { name: 'Reset second factor…' }).click();
+    await checkPage(page, shots, 'reset-confirmation');
+    await page.getByRole('link', { name: 'My account' }).click();
+    await checkPage(page, shots, 'my-account');
+    await page.getByRole('link', { name: 'Change password' }).click();
+    await checkPage(page, shots, 'my-password');
+    await page.goto(`${origin}/console/no-such-page`);
+    await checkPage(page, shots, 'not-found');
+  });
+
+  it('a forced URL shows the 403 page in the frame, with only the allowed navigation', async () => {
+    const auditor = await staff.staff(tenantId, ['Auditor']);
+    const page = await (await browser.newContext({ viewport: WIDE })).newPage();
+    await signInInBrowser(page, `${origin}/console/login`, auditor, await staff.secondFactor(auditor));
+    expect((await page.goto(`${origin}/console/staff`))?.status()).toBe(403);
+    await expect(page.getByRole('navigation', { name: 'Console' }).getByRole('link').allTextContents()).resolves.toEqual(['Overview']);
+    await checkPage(page, shots, 'forbidden');
   });
 
   it('keeps a screenshot of the sign-in page for the README', async () => {

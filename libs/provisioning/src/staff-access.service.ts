@@ -27,6 +27,23 @@ export interface StaffInvitationInput {
   displayName?: string;
 }
 
+/** A staff member as the Staff page lists them. */
+export interface StaffMemberView {
+  id: string;
+  username: string;
+  email: string;
+  displayName: string;
+  roles: Role[];
+  status: User['status'];
+  lockedUntil: Date | null;
+  /** When the authenticator app was set up; `null`: not yet (they enrol at their next sign-in). */
+  authenticatorSince: Date | null;
+  recoveryCodesLeft: number;
+}
+
+/** At most this many staff are listed (a tenant has a handful). */
+export const STAFF_LIST_LIMIT = 500;
+
 export interface StaffInvitation {
   userId: string;
   username: string;
@@ -83,7 +100,7 @@ export class StaffAccessService {
 
   /** Creates (or finds) the staff member, gives them the role and a one-time console activation link. */
   async invite(tenant: Tenant, actor: Actor, input: StaffInvitationInput, delivery: LinkDelivery): Promise<StaffInvitation> {
-    if (!mayAssignRoles(actor)) throw new AccountError(AccountErrorCode.RolesRequireAdministrator, 'Only an Administrator invites staff.');
+    this.requireAdministrator(actor);
     const username = input.username ?? usernameFromEmail(input.email);
     const existing = await this.users.findByUsername(tenant.id, username);
     if (existing) this.checkSamePerson(existing, input.email);
@@ -111,6 +128,21 @@ export class StaffAccessService {
     });
   }
 
+  /** The tenant's staff with their second-factor state (Administrators only, like every staff change). */
+  async list(tenantId: string, actor: Actor): Promise<StaffMemberView[]> {
+    this.requireAdministrator(actor);
+    const staff = await this.repository.findStaff(this.dataSource.manager, tenantId, STAFF_LIST_LIMIT);
+    return this.withFactors(tenantId, staff);
+  }
+
+  /** One person (staff or not) with their second-factor state. */
+  async member(tenantId: string, actor: Actor, userId: string): Promise<StaffMemberView> {
+    this.requireAdministrator(actor);
+    const user = await this.users.findById(tenantId, userId);
+    if (!user) throw new StaffError(StaffErrorCode.UserNotFound, 'No such person.');
+    return (await this.withFactors(tenantId, [user]))[0]!;
+  }
+
   /** Removes a person's second factors and ends their sessions: they enrol again at the next sign-in. */
   resetSecondFactor(tenantId: string, actor: Actor, userId: string): Promise<void> {
     return this.dataSource.transaction(async (em) => {
@@ -128,6 +160,25 @@ export class StaffAccessService {
     if (!user) throw new StaffError(StaffErrorCode.UserNotFound, `There is no user "${username}" in tenant ${tenant.slug}.`);
     await this.resetSecondFactor(tenant.id, SYSTEM_ACTOR, user.id);
     return { userId: user.id, tenant };
+  }
+
+  private requireAdministrator(actor: Actor): void {
+    if (!mayAssignRoles(actor)) throw new AccountError(AccountErrorCode.RolesRequireAdministrator, 'Only an Administrator manages staff.');
+  }
+
+  private async withFactors(tenantId: string, users: User[]): Promise<StaffMemberView[]> {
+    const factors = new Map((await this.factors.summaries(tenantId, users.map((u) => u.id))).map((f) => [f.userId, f]));
+    return users.map((user) => ({
+      id: user.id,
+      username: user.username,
+      email: user.email,
+      displayName: user.displayName,
+      roles: [...user.roles],
+      status: user.status,
+      lockedUntil: user.lockedUntil && user.lockedUntil.getTime() > Date.now() ? user.lockedUntil : null,
+      authenticatorSince: factors.get(user.id)?.totpConfirmedAt ?? null,
+      recoveryCodesLeft: factors.get(user.id)?.recoveryCodesLeft ?? 0,
+    }));
   }
 
   private checkSamePerson(user: User, email: string): void {

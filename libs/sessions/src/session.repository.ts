@@ -136,7 +136,7 @@ export class SessionRepository {
       `SELECT id, kind, created_at AS "createdAt", last_seen_at AS "lastSeenAt", user_agent AS "userAgent", source
          FROM sessions
         WHERE tenant_id = $1 AND user_id = $2 AND revoked_at IS NULL AND expires_at > now()
-          AND last_seen_at > now() - make_interval(secs => CASE kind WHEN 'console' THEN $3 ELSE $4 END)
+          AND last_seen_at > now() - make_interval(secs => CASE kind WHEN 'console' THEN $3::int ELSE $4::int END)
         ORDER BY last_seen_at DESC
         LIMIT 50`,
       [tenantId, userId, idleSeconds.console, idleSeconds.web],

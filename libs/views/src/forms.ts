@@ -125,10 +125,12 @@ export function selectField(field: FieldBase & { options: Option[]; value?: stri
 }
 
 /** A group of checkboxes in a fieldset whose legend names them. */
-export function checkboxGroup(field: FieldBase & { options: Option[]; values: readonly string[] }): SafeHtml {
+export function checkboxGroup(
+  field: FieldBase & { options: Option[]; values: readonly string[]; legendHidden?: boolean },
+): SafeHtml {
   const { id, hint, error, describedBy } = ids(field);
   return html`<fieldset id="${id}" ${describedBy ? html`aria-describedby="${describedBy}"` : ''}>
-    <legend>${field.label}</legend>
+    <legend${field.legendHidden ? html` class="visually-hidden"` : ''}>${field.label}</legend>
     ${field.hint ? html`<span class="hint" id="${hint}">${field.hint}</span>` : ''}
     ${field.options.map((option, index) => {
       const optionId = `${id}-${index}`;

@@ -6,6 +6,8 @@ import { ProvisioningModule } from '@gatehouse/provisioning';
 import { SessionsModule } from '@gatehouse/sessions';
 import { TenantsModule } from '@gatehouse/tenants';
 import { WorkQueuesModule } from '@gatehouse/workqueues';
+import { AccountController } from './account/account.controller.js';
+import { AccountPresenter } from './account/account.presenter.js';
 import { ConsoleAssetsController } from './frame/console-assets.controller.js';
 import { ConsoleFilter } from './frame/console.filter.js';
 import { ConsoleGuard } from './frame/console.guard.js';
@@ -19,11 +21,13 @@ import { OverviewPresenter } from './overview/overview.presenter.js';
 import { EnrolmentFlow } from './sign-in/enrolment.flow.js';
 import { SignInController } from './sign-in/sign-in.controller.js';
 import { SignInFlow } from './sign-in/sign-in.flow.js';
+import { StaffController } from './staff/staff.controller.js';
+import { StaffPresenter } from './staff/staff.presenter.js';
 
 /** The console's page groups, in the order their routes are tried. A new group adds its controller here. */
-export const CONSOLE_PAGES = [SignInController, OverviewController];
+export const CONSOLE_PAGES = [SignInController, OverviewController, StaffController, AccountController];
 
-const PRESENTERS = [SignInFlow, EnrolmentFlow, OverviewPresenter];
+const PRESENTERS = [SignInFlow, EnrolmentFlow, OverviewPresenter, StaffPresenter, AccountPresenter];
 
 /**
  * The operators' console (`/console`, `/t/{tenant}/console`): server-rendered pages on the admin

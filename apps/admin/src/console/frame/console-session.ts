@@ -60,6 +60,26 @@ export class ConsoleSession {
     this.setCookie(res, started.token);
   }
 
+  /**
+   * After a password change every session of the person ends (the Web UI's too); this browser
+   * continues in a new console session that keeps its second-factor time and shows `flash`.
+   */
+  async renewAfterPasswordChange(
+    req: Request,
+    res: Response,
+    who: { tenantId: string; userId: string; secondFactorAt: Date },
+    flash: SessionFlash[],
+  ): Promise<void> {
+    const started = await this.sessions.renewAfterPasswordChange(who, {
+      kind: 'console',
+      secondFactorAt: who.secondFactorAt,
+      flash,
+      userAgent: req.get('user-agent'),
+      source: req.ip,
+    });
+    this.setCookie(res, started.token);
+  }
+
   setCookie(res: Response, token: string): void {
     res.cookie(this.cookieName, token, { httpOnly: true, sameSite: 'lax', path: '/', secure: this.secure });
   }

@@ -72,9 +72,9 @@ export class ConsoleGuard implements CanActivate {
     if (session.mustChangePassword && !this.reflector.get<boolean>(PASSWORD_CHANGE, handler)) {
       throw new ConsoleRedirect(`${base}/account/password`);
     }
-    if (page.permission && !permissions.includes(page.permission)) throw notPermitted();
     const principal = await this.principal(req, session, { tenant, base, permissions });
-    req.console = principal;
+    req.console = principal; // from here on, refusals are shown in the console's frame
+    if (page.permission && !permissions.includes(page.permission)) throw notPermitted();
     if (this.reflector.get<boolean>(STEP_UP, handler)) await this.stepUp(req, principal);
     return true;
   }
