@@ -3,7 +3,9 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppConfig } from '@gatehouse/config';
+import { SessionService } from '@gatehouse/sessions';
 import { createAdminApp } from '../apps/admin/src/admin.app.js';
+import { ConsoleSession } from '../apps/admin/src/console/frame/console-session.js';
 import { createIdentityApp } from '../apps/identity/src/identity.app.js';
 import { ConsoleFixtures, STAFF_PASSWORD, csrfOf, formBody } from './support/console.js';
 import { freePort } from './support/http-apps.js';
@@ -184,6 +186,31 @@ describe('console sign-in', () => {
     expect([missing.status, missing.type]).toEqual([404, 'text/html']);
     const cookie = (await staff.passwordStep(request.agent(admin.getHttpServer()), member)).headers['set-cookie']!.toString();
     expect(cookie).toMatch(/gh_console=[^;]+; Path=\/; HttpOnly; SameSite=Lax/);
+  });
+
+  it('ends a console session after 15 idle minutes and after 8 hours in any case; a new id at each step', async () => {
+    const member = await staff.staff(tenantId, ['Auditor']);
+    const agent = request.agent(admin.getHttpServer());
+    const first = await staff.passwordStep(agent, member);
+    const second = await staff.codeStep(agent, '/console', await staff.secondFactor(member));
+    const ids = [first, second].map((res) => /gh_console=([^;]+)/.exec(res.headers['set-cookie']!.toString())![1]);
+    expect(new Set(ids).size).toBe(2);
+    expect((await agent.get('/console')).status).toBe(200);
+    await db.query(`UPDATE sessions SET last_seen_at = now() - interval '14 minutes' WHERE user_id = $1 AND revoked_at IS NULL`, [member.id]);
+    expect((await agent.get('/console')).status).toBe(200); // still alive, and touched
+    await db.query(`UPDATE sessions SET last_seen_at = now() - interval '16 minutes' WHERE user_id = $1 AND revoked_at IS NULL`, [member.id]);
+    expect((await agent.get('/console')).status).toBe(303);
+    const again = await staff.signIn(member);
+    await db.query(`UPDATE sessions SET expires_at = now() - interval '1 second' WHERE user_id = $1 AND revoked_at IS NULL`, [member.id]);
+    expect((await again.get('/console')).status).toBe(303);
+  });
+
+  it('in production names the cookie __Host-gh_console and marks it Secure', () => {
+    const production = testConfig(database.url, { nodeEnv: 'production', adminPublicUrl: 'https://admin.example' });
+    const session = new ConsoleSession(production, admin.get(SessionService));
+    const set: Array<[string, string, Record<string, unknown>]> = [];
+    session.setCookie({ cookie: (...args: [string, string, Record<string, unknown>]) => set.push(args) } as never, 'token');
+    expect(set).toEqual([['__Host-gh_console', 'token', { httpOnly: true, sameSite: 'lax', path: '/', secure: true }]]);
   });
 
   it('refuses a sign-in POST without the form token or from another site', async () => {
