@@ -4,21 +4,17 @@ import type { Browser } from 'playwright-core';
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppConfig } from '@gatehouse/config';
-import { createAdminApp } from '../apps/admin/src/admin.app.js';
 import { Screenshots, launchBrowser } from './support/browser.js';
-import { ConsoleFixtures, signInInBrowser } from './support/console.js';
-import { freePort } from './support/http-apps.js';
+import { type ConsoleApp, type ConsoleFixtures, signInInBrowser, startConsoleApp } from './support/console.js';
 import { cli } from './support/operator-cli.js';
 import { NARROW, WIDE, checkPage } from './support/page-checks.js';
-import { testConfig } from './support/test-config.js';
-import { type TestDatabase, createTestDatabase } from './support/test-database.js';
 import { authenticatorApp } from './support/totp.js';
 
 const PASSWORD = 'nine lighthouses along the coast';
 
 /** The console's sign-in in Chromium: first sign-in from the invitation link, keyboard only, axe-core, 1280 and 390 px. */
 describe('console sign-in in a browser', () => {
-  let database: TestDatabase;
+  let app: ConsoleApp;
   let admin: INestApplication;
   let config: AppConfig;
   let origin: string;
@@ -28,23 +24,14 @@ describe('console sign-in in a browser', () => {
   const shots = new Screenshots('console-sign-in');
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    const port = await freePort();
-    origin = `http://127.0.0.1:${port}`;
-    config = testConfig(database.url, { adminPublicUrl: origin });
-    admin = await createAdminApp({ config });
-    await admin.listen(port, '127.0.0.1');
-    [{ id: tenantId }] = await admin
-      .get(DataSource)
-      .query(`INSERT INTO tenants (slug, display_name) VALUES ('default', 'Acme Ltd') RETURNING id`);
-    staff = new ConsoleFixtures(admin, origin);
+    app = await startConsoleApp({ slug: 'default' });
+    ({ admin, config, origin, staff, tenantId } = app);
     browser = await launchBrowser();
   }, 60_000);
 
   afterAll(async () => {
     await browser?.close();
-    await admin?.close();
-    await database?.drop();
+    await app?.close();
   });
 
   it('first sign-in from the link: password, authenticator app, recovery codes, Overview', async () => {

@@ -4,14 +4,11 @@ import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppConfig } from '@gatehouse/config';
 import { SessionService } from '@gatehouse/sessions';
-import { createAdminApp } from '../apps/admin/src/admin.app.js';
 import { ConsoleSession } from '../apps/admin/src/console/frame/console-session.js';
 import { createIdentityApp } from '../apps/identity/src/identity.app.js';
-import { ConsoleFixtures, STAFF_PASSWORD, csrfOf, formBody } from './support/console.js';
-import { freePort } from './support/http-apps.js';
+import { type ConsoleApp, type ConsoleFixtures, STAFF_PASSWORD, csrfOf, formBody, startConsoleApp } from './support/console.js';
 import { cli } from './support/operator-cli.js';
 import { testConfig } from './support/test-config.js';
-import { type TestDatabase, createTestDatabase } from './support/test-database.js';
 import { authenticatorApp, secretOf } from './support/totp.js';
 import { WebClient } from './support/web-client.js';
 
@@ -19,7 +16,7 @@ const NEW_PASSWORD = 'seventeen paper boats at dusk';
 
 /** Staff sign-in to the console over HTTP (DESIGN §7, SECURITY.md 43, 44, 47). */
 describe('console sign-in', () => {
-  let database: TestDatabase;
+  let app: ConsoleApp;
   let admin: INestApplication;
   let identity: INestApplication;
   let config: AppConfig;
@@ -29,22 +26,14 @@ describe('console sign-in', () => {
   let tenantId: string;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    const port = await freePort();
-    origin = `http://127.0.0.1:${port}`;
-    config = testConfig(database.url, { adminPublicUrl: origin });
-    admin = await createAdminApp({ config });
-    await admin.listen(port, '127.0.0.1');
+    app = await startConsoleApp();
+    ({ admin, config, origin, db, staff, tenantId } = app);
     identity = await createIdentityApp({ config });
-    db = admin.get(DataSource);
-    [{ id: tenantId }] = await db.query(`INSERT INTO tenants (slug, display_name) VALUES ('acme', 'Acme Ltd') RETURNING id`);
-    staff = new ConsoleFixtures(admin, origin);
   }, 60_000);
 
   afterAll(async () => {
-    await admin?.close();
     await identity?.close();
-    await database?.drop();
+    await app?.close();
   });
 
   it('first sign-in from `operator invite`: password, authenticator, ten recovery codes shown once', async () => {
@@ -206,7 +195,7 @@ describe('console sign-in', () => {
   });
 
   it('in production names the cookie __Host-gh_console and marks it Secure', () => {
-    const production = testConfig(database.url, { nodeEnv: 'production', adminPublicUrl: 'https://admin.example' });
+    const production = testConfig(config.databaseUrl!, { nodeEnv: 'production', adminPublicUrl: 'https://admin.example' });
     const session = new ConsoleSession(production, admin.get(SessionService));
     const set: Array<[string, string, Record<string, unknown>]> = [];
     session.setCookie({ cookie: (...args: [string, string, Record<string, unknown>]) => set.push(args) } as never, 'token');

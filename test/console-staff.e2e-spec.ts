@@ -3,19 +3,15 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboxDeliveryService } from '@gatehouse/mail';
-import { createAdminApp } from '../apps/admin/src/admin.app.js';
-import { ConsoleFixtures, type StaffMember, csrfOf, formBody } from './support/console.js';
-import { freePort } from './support/http-apps.js';
+import { type ConsoleApp, type ConsoleFixtures, type StaffMember, csrfOf, formBody, startConsoleApp } from './support/console.js';
 import { SmtpSink } from './support/smtp-sink.js';
-import { testConfig } from './support/test-config.js';
-import { type TestDatabase, createTestDatabase } from './support/test-database.js';
 import { authenticatorApp, secretOf } from './support/totp.js';
 
 const NEW_PASSWORD = 'thirteen owls beneath the bridge';
 
 /** Staff and My account pages over HTTP: the same use cases, permissions and audit as the REST API (SECURITY.md 45, 46). */
 describe('console: staff and my account', () => {
-  let database: TestDatabase;
+  let app: ConsoleApp;
   let admin: INestApplication;
   let origin: string;
   let db: DataSource;
@@ -30,21 +26,14 @@ describe('console: staff and my account', () => {
 
   beforeAll(async () => {
     await sink.start();
-    database = await createTestDatabase();
-    const port = await freePort();
-    origin = `http://127.0.0.1:${port}`;
-    admin = await createAdminApp({ config: testConfig(database.url, { adminPublicUrl: origin, smtpUrl: sink.url }) });
-    await admin.listen(port, '127.0.0.1');
-    db = admin.get(DataSource);
-    [{ id: tenantId }] = await db.query(`INSERT INTO tenants (slug, display_name) VALUES ('acme', 'Acme Ltd') RETURNING id`);
-    staff = new ConsoleFixtures(admin, origin);
+    app = await startConsoleApp({ config: { smtpUrl: sink.url } });
+    ({ admin, origin, db, staff, tenantId } = app);
     ada = await staff.staff(tenantId, ['Administrator'], { username: 'ada' });
   }, 60_000);
 
   afterAll(async () => {
-    await admin?.close();
+    await app?.close();
     await sink.stop();
-    await database?.drop();
   });
 
   it('an Administrator invites staff: the person gets the link by mail and signs in with it', async () => {

@@ -1,4 +1,9 @@
 import type { INestApplication } from '@nestjs/common';
+import type { AppConfig } from '@gatehouse/config';
+import { createAdminApp } from '../../apps/admin/src/admin.app.js';
+import { freePort } from './http-apps.js';
+import { testConfig } from './test-config.js';
+import { type TestDatabase, createTestDatabase } from './test-database.js';
 import type { Page } from 'playwright-core';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
@@ -136,4 +141,36 @@ export async function signInInBrowser(page: Page, url: string, member: StaffMemb
   await page.getByLabel('Authentication code').fill(code);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL((target) => !target.pathname.includes('/login'));
+}
+
+/** An admin app listening on a free port of 127.0.0.1 (so Chromium can reach it), with one tenant. */
+export interface ConsoleApp {
+  admin: INestApplication;
+  config: AppConfig;
+  origin: string;
+  db: DataSource;
+  staff: ConsoleFixtures;
+  tenantId: string;
+  close(): Promise<void>;
+}
+
+export async function startConsoleApp(
+  options: { slug?: string; displayName?: string; config?: Partial<AppConfig> } = {},
+): Promise<ConsoleApp> {
+  const database: TestDatabase = await createTestDatabase();
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const config = testConfig(database.url, { adminPublicUrl: origin, ...options.config });
+  const admin = await createAdminApp({ config });
+  await admin.listen(port, '127.0.0.1');
+  const db = admin.get(DataSource);
+  const [{ id: tenantId }] = await db.query(`INSERT INTO tenants (slug, display_name) VALUES ($1, $2) RETURNING id`, [
+    options.slug ?? 'acme',
+    options.displayName ?? 'Acme Ltd',
+  ]);
+  const close = async () => {
+    await admin.close();
+    await database.drop();
+  };
+  return { admin, config, origin, db, staff: new ConsoleFixtures(admin, origin), tenantId, close };
 }
