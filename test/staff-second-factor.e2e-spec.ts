@@ -110,6 +110,16 @@ describe('staff second factors', () => {
     expect((await failures(user.id)).n).toBe(0);
   });
 
+  it('a source address blocked by the sign-in throttle gets no code checked', async () => {
+    const { user, totp } = await enrolled('uma');
+    await db.query(
+      `INSERT INTO login_source_throttles (tenant_id, source, failures, window_started_at, blocked_until) VALUES ($1, '10.9.9.9', 30, now(), now() + interval '10 minutes')`,
+      [tenantId],
+    );
+    expect(await factors.verify(tenantId, user.id, totp.code(1), '10.9.9.9')).toEqual({ ok: false, lockedUntil: null, throttled: true });
+    expect((await factors.verify(tenantId, user.id, totp.code(1), '10.9.9.10')).ok).toBe(true);
+  });
+
   it('recovery codes: ten, hashed, each used once; regenerating kills the old ones', async () => {
     const { user, recoveryCodes } = await enrolled('tara');
     expect(recoveryCodes).toHaveLength(10);

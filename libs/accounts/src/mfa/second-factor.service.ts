@@ -21,8 +21,11 @@ export interface TotpEnrolment {
 
 export type SecondFactorOutcome =
   | { ok: true; method: 'totp' | 'recovery_code'; recoveryCodesLeft?: number }
-  /** Wrong, replayed or unusable code (counted toward the lockout), or the account is locked. */
-  | { ok: false; lockedUntil: Date | null };
+  /**
+   * Wrong, replayed or unusable code (counted toward the lockout), or the account is locked, or
+   * (`throttled`) the source address is blocked by the sign-in throttle: then nothing is checked.
+   */
+  | { ok: false; lockedUntil: Date | null; throttled?: boolean };
 
 export type EnrolmentOutcome = { ok: true; recoveryCodes: string[] } | { ok: false; lockedUntil: Date | null };
 
@@ -80,6 +83,7 @@ export class SecondFactorService {
 
   /** Checks a code from the authenticator app or a recovery code (each usable once). */
   async verify(tenantId: string, userId: string, typed: string, source?: string): Promise<SecondFactorOutcome> {
+    if (source && (await this.logins.sourceBlockedUntil(tenantId, source))) return { ok: false, lockedUntil: null, throttled: true };
     const { candidate, lockedUntil } = await this.usableAccount(tenantId, userId);
     if (!candidate) return { ok: false, lockedUntil };
     const accepted = await this.accept(tenantId, userId, typed.trim());

@@ -36,7 +36,11 @@ export function ConsolePage(permission: Permission | null): MethodDecorator {
   return SetMetadata(PAGE, { permission });
 }
 
-/** The action needs a second factor younger than five minutes; asked inline, then continued. */
+/**
+ * The action needs a second factor younger than five minutes; asked inline, then continued: the
+ * step-up page posts the same form again, its fields carried as hidden inputs — so such a form
+ * must hold no password or secret (none of these actions needs one).
+ */
 export function StepUp(): MethodDecorator {
   return SetMetadata(STEP_UP, true);
 }
@@ -112,8 +116,8 @@ export class ConsoleGuard implements CanActivate {
     if (!code) throw new StepUpRequired(req.originalUrl, formFields(req));
     const outcome = await this.factors.verify(who.tenantId, who.userId, code, req.ip);
     if (!outcome.ok) {
-      const message = outcome.lockedUntil
-        ? 'Too many wrong codes: your account is locked for now. Nothing was changed.'
+      const message = outcome.lockedUntil || outcome.throttled
+        ? 'Too many wrong codes: sign-in is blocked for now. Nothing was changed.'
         : 'That code did not work. Enter the current code from your authenticator app.';
       throw new StepUpRequired(req.originalUrl, formFields(req), message);
     }

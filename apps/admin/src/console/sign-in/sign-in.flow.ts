@@ -79,10 +79,12 @@ export class SignInFlow {
     const returnTo = landing(field(req, 'returnTo'), scope.base);
     const outcome = await this.factors.verify(scope.tenant.id, pending.userId, field(req, 'code'), req.ip);
     if (!outcome.ok) {
-      const error = outcome.lockedUntil
-        ? signInRefusal(outcome.lockedUntil, 'Too many wrong codes.')
-        : 'That code did not work. Enter the code your app shows now; each code works once.';
-      return this.out.signIn(res, scope.base, { ...this.codeView(scope, pending, returnTo, error), status: 401 });
+      const error = outcome.throttled
+        ? 'Too many failed sign-ins from your network. Try again later.'
+        : outcome.lockedUntil
+          ? signInRefusal(outcome.lockedUntil, 'Too many wrong codes.')
+          : 'That code did not work. Enter the code your app shows now; each code works once.';
+      return this.out.signIn(res, scope.base, { ...this.codeView(scope, pending, returnTo, error), status: outcome.throttled ? 429 : 401 });
     }
     const flash =
       outcome.method === 'recovery_code'
