@@ -3,6 +3,7 @@ import { LoginSourceThrottles1795399223055 } from './1795399223055-LoginSourceTh
 import { WebLoginNameLocksAndFlash1795434770330 } from './1795434770330-WebLoginNameLocksAndFlash.js';
 import { StaffSecondFactors1795435375230 } from './1795435375230-StaffSecondFactors.js';
 import { ConsoleSessionsAndWorkQueues1795435926596 } from './1795435926596-ConsoleSessionsAndWorkQueues.js';
+import { StaffPasskeys1795439309639 } from './1795439309639-StaffPasskeys.js';
 
 /** Every migration, in order. Listed explicitly: a glob would load some files twice. */
 export const MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   WebLoginNameLocksAndFlash1795434770330,
   StaffSecondFactors1795435375230,
   ConsoleSessionsAndWorkQueues1795435926596,
+  StaffPasskeys1795439309639,
 ];

@@ -155,11 +155,11 @@ export interface ConsoleApp {
 }
 
 export async function startConsoleApp(
-  options: { slug?: string; displayName?: string; config?: Partial<AppConfig> } = {},
+  options: { slug?: string; displayName?: string; config?: Partial<AppConfig>; host?: 'localhost' | '127.0.0.1' } = {},
 ): Promise<ConsoleApp> {
   const database: TestDatabase = await createTestDatabase();
   const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
+  const origin = `http://${options.host ?? '127.0.0.1'}:${port}`; // passkeys need a host name, not an address
   const config = testConfig(database.url, { adminPublicUrl: origin, ...options.config });
   const admin = await createAdminApp({ config });
   await admin.listen(port, '127.0.0.1');

@@ -11,6 +11,8 @@ import { UserService } from './user.service.js';
 import { MfaRepository } from './mfa/mfa.repository.js';
 import { SecondFactorService } from './mfa/second-factor.service.js';
 import { ConsoleActivationService } from './console-activation.service.js';
+import { PasskeyRepository } from './mfa/passkey.repository.js';
+import { PasskeyService } from './mfa/passkey.service.js';
 
 @Module({
   imports: [AuditModule, MailModule],
@@ -25,6 +27,8 @@ import { ConsoleActivationService } from './console-activation.service.js';
     MfaRepository,
     SecondFactorService,
     ConsoleActivationService,
+    PasskeyRepository,
+    PasskeyService,
   ],
   exports: [
     UserService,
@@ -34,6 +38,7 @@ import { ConsoleActivationService } from './console-activation.service.js';
     UserCredentialsService,
     SecondFactorService,
     ConsoleActivationService,
+    PasskeyService,
   ],
 })
 export class AccountsModule {}

@@ -1,5 +1,5 @@
 import { Tenant } from '@gatehouse/tenants';
-import { AccountLink, LoginNameLock, LoginSourceThrottle, RecoveryCode, TotpFactor, User } from '@gatehouse/accounts';
+import { AccountLink, LoginNameLock, LoginSourceThrottle, Passkey, RecoveryCode, TotpFactor, User } from '@gatehouse/accounts';
 import { DocSection, DocSectionGrant } from '@gatehouse/docs';
 import { Invitation } from '@gatehouse/invitations';
 import { Email } from '@gatehouse/mail';
@@ -31,4 +31,5 @@ export const ENTITIES = [
   LoginNameLock,
   TotpFactor,
   RecoveryCode,
+  Passkey,
 ];

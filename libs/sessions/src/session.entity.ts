@@ -67,6 +67,10 @@ export class Session {
   @Column({ type: 'text', nullable: true })
   source: string | null;
 
+  /** The WebAuthn challenge this session asked a passkey to sign (used once). */
+  @Column({ type: 'text', nullable: true })
+  webauthnChallenge: string | null;
+
   /** Messages for the next page shown in this session ("Your password has been changed."). */
   @Column({ type: 'jsonb', nullable: true })
   flash: SessionFlash[] | null;

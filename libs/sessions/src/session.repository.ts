@@ -105,6 +105,25 @@ export class SessionRepository {
     return rows[0] ?? null;
   }
 
+  /** Keeps a WebAuthn challenge for this session (the last one asked replaces any before it). */
+  async setChallenge(id: Buffer, challenge: string): Promise<void> {
+    await this.dataSource.query(`UPDATE sessions SET webauthn_challenge = $2 WHERE id = $1`, [id, challenge]);
+  }
+
+  /** The session's WebAuthn challenge, removed in the same statement: each is used once. */
+  async takeChallenge(id: Buffer): Promise<string | null> {
+    const rows = returned<{ challenge: string | null }>(
+      await this.dataSource.query(
+        `UPDATE sessions s SET webauthn_challenge = NULL
+           FROM (SELECT id, webauthn_challenge FROM sessions WHERE id = $1 FOR UPDATE) old
+          WHERE s.id = old.id AND old.webauthn_challenge IS NOT NULL
+         RETURNING old.webauthn_challenge AS challenge`,
+        [id],
+      ),
+    );
+    return rows[0]?.challenge ?? null;
+  }
+
   /** Records a second factor just proved in this session. */
   async markSecondFactor(id: Buffer): Promise<Date> {
     const rows = returned<{ at: Date }>(

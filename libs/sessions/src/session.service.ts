@@ -157,6 +157,16 @@ export class SessionService implements OnModuleInit, OnModuleDestroy {
     };
   }
 
+  /** Remembers the WebAuthn challenge a passkey must sign for this session. */
+  setChallenge(sessionId: Buffer, challenge: string): Promise<void> {
+    return this.sessions.setChallenge(sessionId, challenge);
+  }
+
+  /** Takes the session's WebAuthn challenge (once). */
+  takeChallenge(sessionId: Buffer): Promise<string | null> {
+    return this.sessions.takeChallenge(sessionId);
+  }
+
   /** A second factor was just proved in this session (step-up). */
   markSecondFactor(sessionId: Buffer): Promise<Date> {
     return this.sessions.markSecondFactor(sessionId);

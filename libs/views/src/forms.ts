@@ -178,7 +178,8 @@ export interface FormInput {
   /** Secondary controls beside the submit button (a Cancel link). */
   aside?: SafeHtml;
   className?: string;
-  danger?: boolean;
+  /** The button's look: the page's main action (default), a lesser one, or a destructive one. */
+  button?: 'primary' | 'secondary' | 'danger';
 }
 
 /** A POST form with its CSRF field, the fields, and one submit button. */
@@ -186,7 +187,8 @@ export function postForm(form: FormInput): SafeHtml {
   return html`<form method="post" action="${form.action}" class="${form.className ?? 'stack'}" novalidate>
     ${csrfInput(form.csrf)} ${form.body}
     <div class="actions">
-      <button type="submit" ${form.danger ? html`class="danger"` : ''}>${form.submit}</button>${form.aside ?? ''}
+      <button type="submit" ${form.button && form.button !== 'primary' ? html`class="${form.button}"` : ''}>${form.submit}</button
+      >${form.aside ?? ''}
     </div>
   </form>`;
 }

@@ -18,7 +18,9 @@ import { ConsoleSession } from './frame/console-session.js';
 import { ConsoleTenantResolver } from './frame/console-tenant.js';
 import { OverviewController } from './overview/overview.controller.js';
 import { OverviewPresenter } from './overview/overview.presenter.js';
+import { PasskeySupport } from './frame/passkey-support.js';
 import { EnrolmentFlow } from './sign-in/enrolment.flow.js';
+import { PasskeySignInFlow } from './sign-in/passkey.flow.js';
 import { SignInController } from './sign-in/sign-in.controller.js';
 import { SignInFlow } from './sign-in/sign-in.flow.js';
 import { StaffController } from './staff/staff.controller.js';
@@ -27,7 +29,7 @@ import { StaffPresenter } from './staff/staff.presenter.js';
 /** The console's page groups, in the order their routes are tried. A new group adds its controller here. */
 export const CONSOLE_PAGES = [SignInController, OverviewController, StaffController, AccountController];
 
-const PRESENTERS = [SignInFlow, EnrolmentFlow, OverviewPresenter, StaffPresenter, AccountPresenter];
+const PRESENTERS = [SignInFlow, EnrolmentFlow, PasskeySignInFlow, OverviewPresenter, StaffPresenter, AccountPresenter];
 
 /**
  * The operators' console (`/console`, `/t/{tenant}/console`): server-rendered pages on the admin
@@ -37,7 +39,7 @@ const PRESENTERS = [SignInFlow, EnrolmentFlow, OverviewPresenter, StaffPresenter
 @Module({
   imports: [AccountsModule, SessionsModule, TenantsModule, WorkQueuesModule, ProvisioningModule],
   controllers: [ConsoleAssetsController, ...CONSOLE_PAGES, ConsoleNotFoundController],
-  providers: [ConsoleSession, ConsoleTenantResolver, ConsoleGuard, ConsoleFilter, ConsoleResponder, ...PRESENTERS],
+  providers: [ConsoleSession, ConsoleTenantResolver, ConsoleGuard, ConsoleFilter, ConsoleResponder, PasskeySupport, ...PRESENTERS],
 })
 export class ConsoleModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

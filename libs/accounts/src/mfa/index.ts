@@ -5,3 +5,5 @@ export * from './mfa.repository.js';
 export * from './totp.js';
 export * from './recovery-codes.js';
 export * from './second-factor.service.js';
+export * from './passkey.entity.js';
+export * from './passkey.service.js';

@@ -92,6 +92,7 @@ export class MfaRepository {
     );
     await em.query(`DELETE FROM totp_factors WHERE tenant_id = $1 AND user_id = $2`, [tenantId, userId]);
     await em.query(`DELETE FROM recovery_codes WHERE tenant_id = $1 AND user_id = $2`, [tenantId, userId]);
+    await em.query(`DELETE FROM passkeys WHERE tenant_id = $1 AND user_id = $2`, [tenantId, userId]);
     return totp.length;
   }
 

@@ -20,7 +20,7 @@ export interface TotpEnrolment {
 }
 
 export type SecondFactorOutcome =
-  | { ok: true; method: 'totp' | 'recovery_code'; recoveryCodesLeft?: number }
+  | { ok: true; method: 'totp' | 'recovery_code' | 'passkey'; recoveryCodesLeft?: number }
   /**
    * Wrong, replayed or unusable code (counted toward the lockout), or the account is locked, or
    * (`throttled`) the source address is blocked by the sign-in throttle: then nothing is checked.

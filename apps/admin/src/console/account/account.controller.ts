@@ -1,4 +1,4 @@
-import { Get, Post, Req, Res } from '@nestjs/common';
+import { Get, Param, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ConsoleController } from '../frame/console-controller.js';
 import { Console, type ConsolePrincipal } from '../frame/console-principal.js';
@@ -39,6 +39,25 @@ export class AccountController {
   @StepUp()
   regenerate(@Console() who: ConsolePrincipal, @Res() res: Response): Promise<void> {
     return this.out.send(res, who, this.account.regenerateRecoveryCodes(who));
+  }
+
+  @Post('passkeys/options')
+  @ConsolePage(null)
+  passkeyOptions(@Console() who: ConsolePrincipal, @Res() res: Response): Promise<void> {
+    return this.account.passkeyOptions(who, res);
+  }
+
+  @Post('passkeys')
+  @ConsolePage(null)
+  addPasskey(@Console() who: ConsolePrincipal, @Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.out.send(res, who, this.account.addPasskey(who, req));
+  }
+
+  @Post('passkeys/:id/remove')
+  @ConsolePage(null)
+  @StepUp()
+  removePasskey(@Console() who: ConsolePrincipal, @Param('id') id: string, @Res() res: Response): Promise<void> {
+    return this.out.send(res, who, this.account.removePasskey(who, id));
   }
 
   @Post('sessions/end-others')

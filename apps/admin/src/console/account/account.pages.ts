@@ -1,6 +1,21 @@
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type Role } from '@gatehouse/accounts';
+import type { PasskeyView } from '@gatehouse/accounts';
 import type { SessionView } from '@gatehouse/sessions';
-import { type FieldErrors, type SafeHtml, badge, formError, html, postForm, secretField, table, timeTag } from '@gatehouse/views';
+import {
+  type FieldErrors,
+  type SafeHtml,
+  badge,
+  csrfInput,
+  formError,
+  hiddenInputs,
+  html,
+  inputField,
+  postForm,
+  secretField,
+  table,
+  timeTag,
+} from '@gatehouse/views';
+import { passkeyButton } from '../sign-in/sign-in.pages.js';
 import { roleBadges } from '../staff/staff.pages.js';
 
 export interface AccountSummary {
@@ -34,7 +49,44 @@ function sessionsTable(sessions: SessionView[]): SafeHtml {
   });
 }
 
-export function accountPage(input: { base: string; csrf: string; me: AccountSummary; sessions: SessionView[] }): SafeHtml {
+function passkeys(base: string, csrf: string, keys: PasskeyView[]): SafeHtml {
+  const list = table({
+    caption: 'Your passkeys',
+    columns: [
+      { header: 'Name', cell: (k: PasskeyView) => k.name },
+      { header: 'Added', cell: (k) => timeTag(k.createdAt) },
+      { header: 'Last used', cell: (k) => (k.lastUsedAt ? timeTag(k.lastUsedAt) : 'never') },
+      {
+        header: 'Remove',
+        cell: (k) =>
+          postForm({ action: `${base}/account/passkeys/${k.id}/remove`, csrf, submit: `Remove ${k.name}`, className: 'actions', button: 'secondary', body: html`` }),
+      },
+    ],
+    rows: keys,
+    empty: 'No passkeys yet. A passkey (your device’s screen lock or a security key) can replace the code at sign-in.',
+  });
+  return html`<h3>Passkeys</h3>
+    ${list}
+    ${passkeyButton({
+      mode: 'register',
+      options: `${base}/account/passkeys/options`,
+      form: 'passkey-register',
+      label: 'Add a passkey',
+      content: html`<form id="passkey-register" method="post" action="${base}/account/passkeys" class="stack">
+        ${csrfInput(csrf)} ${hiddenInputs({ credential: '' })}
+        ${inputField({ name: 'name', id: 'passkey-name', label: 'Name of a new passkey', hint: 'So you can tell them apart, e.g. "Work laptop".', value: '', maxlength: 60 })}
+      </form>`,
+    })}
+    <noscript><p class="hint">Adding or using a passkey needs JavaScript.</p></noscript>`;
+}
+
+export function accountPage(input: {
+  base: string;
+  csrf: string;
+  me: AccountSummary;
+  sessions: SessionView[];
+  passkeys: PasskeyView[];
+}): SafeHtml {
   const { base, csrf, me } = input;
   const others = input.sessions.filter((s) => !s.current).length;
   return html`<section class="panel" aria-labelledby="me">
@@ -62,14 +114,15 @@ export function accountPage(input: { base: string; csrf: string; me: AccountSumm
         <dd>${me.recoveryCodesLeft} of 10 left${me.recoveryCodesLeft <= 3 ? html` ${badge('running low', 'warn')}` : ''}</dd>
       </dl>
       <p>New recovery codes replace all the old ones, used or not. You may be asked for a code from your app first.</p>
-      ${postForm({ action: `${base}/account/recovery-codes`, csrf, submit: 'Make new recovery codes', className: 'actions', body: html`` })}
+      ${postForm({ action: `${base}/account/recovery-codes`, csrf, submit: 'Make new recovery codes', className: 'actions', button: 'secondary', body: html`` })}
       <p class="hint">Lost your phone? Sign in with a recovery code, then ask an Administrator to reset your second factor.</p>
+      ${me.authenticatorSince ? passkeys(base, csrf, input.passkeys) : ''}
     </section>
     <section class="panel" aria-labelledby="sessions-heading">
       <h2 id="sessions-heading">Sessions</h2>
       ${sessionsTable(input.sessions)}
       ${others
-        ? postForm({ action: `${base}/account/sessions/end-others`, csrf, submit: `Sign out the ${others} other session${others === 1 ? '' : 's'}`, className: 'actions', body: html`` })
+        ? postForm({ action: `${base}/account/sessions/end-others`, csrf, submit: `Sign out the ${others} other session${others === 1 ? '' : 's'}`, className: 'actions', button: 'secondary', body: html`` })
         : html`<p class="hint">This is your only session.</p>`}
     </section>`;
 }

@@ -2,14 +2,16 @@ import { Get, Param, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ConsoleSignInController } from '../frame/console-controller.js';
 import { EnrolmentFlow } from './enrolment.flow.js';
+import { PasskeySignInFlow } from './passkey.flow.js';
 import { SignInFlow } from './sign-in.flow.js';
 
-/** The sign-in steps: password, code, authenticator enrolment, the first-sign-in link, sign out. */
+/** The sign-in steps: password, code (or passkey), authenticator enrolment, the first-sign-in link, sign out. */
 @ConsoleSignInController()
 export class SignInController {
   constructor(
     private readonly signIn: SignInFlow,
     private readonly enrolment: EnrolmentFlow,
+    private readonly passkey: PasskeySignInFlow,
   ) {}
 
   @Get('login')
@@ -30,6 +32,16 @@ export class SignInController {
   @Post('login/code')
   code(@Req() req: Request, @Res() res: Response): Promise<void> {
     return this.signIn.code(req, res);
+  }
+
+  @Post('login/passkey/options')
+  passkeyOptions(@Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.passkey.options(req, res);
+  }
+
+  @Post('login/passkey')
+  passkeySignIn(@Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.passkey.verify(req, res);
   }
 
   @Post('logout')

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { LoginService, SecondFactorService, permissionsOf } from '@gatehouse/accounts';
+import { LoginService, PasskeyService, SecondFactorService, type SecondFactorOutcome, permissionsOf } from '@gatehouse/accounts';
 import { safeReturnTo } from '@gatehouse/http';
 import type { SessionPrincipal } from '@gatehouse/sessions';
 import { signInRefusal } from '@gatehouse/views';
@@ -30,6 +30,7 @@ export class SignInFlow {
     private readonly session: ConsoleSession,
     private readonly logins: LoginService,
     private readonly factors: SecondFactorService,
+    private readonly passkeys: PasskeyService,
     private readonly out: ConsoleResponder,
   ) {}
 
@@ -69,22 +70,34 @@ export class SignInFlow {
 
   async showCode(req: Request, res: Response): Promise<void> {
     const { scope, pending } = await this.pending(req);
-    const view = this.codeView(scope, pending, landing(req.query.returnTo, scope.base));
+    const view = await this.codeView(scope, pending, landing(req.query.returnTo, scope.base));
     this.out.signIn(res, scope.base, view);
   }
 
   async code(req: Request, res: Response): Promise<void> {
     const { scope, pending } = await this.pending(req);
     this.session.checkForm(req, pending.csrfToken);
-    const returnTo = landing(field(req, 'returnTo'), scope.base);
     const outcome = await this.factors.verify(scope.tenant.id, pending.userId, field(req, 'code'), req.ip);
+    await this.finish(req, res, { scope, pending }, outcome, 'That code did not work. Enter the code your app shows now; each code works once.');
+  }
+
+  /** After a second factor was checked: a new session that passed both, or the code step again with why not. */
+  async finish(
+    req: Request,
+    res: Response,
+    { scope, pending }: { scope: ConsoleTenant; pending: SessionPrincipal },
+    outcome: SecondFactorOutcome,
+    wrong: string,
+  ): Promise<void> {
+    const returnTo = landing(field(req, 'returnTo'), scope.base);
     if (!outcome.ok) {
       const error = outcome.throttled
         ? 'Too many failed sign-ins from your network. Try again later.'
         : outcome.lockedUntil
           ? signInRefusal(outcome.lockedUntil, 'Too many wrong codes.')
-          : 'That code did not work. Enter the code your app shows now; each code works once.';
-      return this.out.signIn(res, scope.base, { ...this.codeView(scope, pending, returnTo, error), status: outcome.throttled ? 429 : 401 });
+          : wrong;
+      const view = await this.codeView(scope, pending, returnTo, error);
+      return this.out.signIn(res, scope.base, { ...view, status: outcome.throttled ? 429 : 401 });
     }
     const flash =
       outcome.method === 'recovery_code'
@@ -125,13 +138,15 @@ export class SignInFlow {
     };
   }
 
-  private codeView(scope: ConsoleTenant, pending: SessionPrincipal, returnTo: string, error?: string): ConsoleView {
+  private async codeView(scope: ConsoleTenant, pending: SessionPrincipal, returnTo: string, error?: string): Promise<ConsoleView> {
+    const hasPasskey = (await this.passkeys.list(scope.tenant.id, pending.userId)).length > 0;
     return {
       title: 'Enter your code',
       lead: scope.tenant.displayName,
       body: codeStep({
         action: `${scope.base}/login/code`,
         cancel: `${scope.base}/logout`,
+        passkey: hasPasskey ? { options: `${scope.base}/login/passkey/options`, action: `${scope.base}/login/passkey` } : undefined,
         csrf: pending.csrfToken,
         returnTo,
         username: pending.username,

@@ -34,7 +34,25 @@ export function passwordStep(input: FormBase & { returnTo: string; username?: st
   <p class="hint">Staff only. After your password you enter a code from your authenticator app.</p>`;
 }
 
-export function codeStep(input: FormBase & { returnTo: string; username: string; cancel: string }): SafeHtml {
+/** A passkey button, shown by the console's script where the browser can use passkeys. */
+export function passkeyButton(input: {
+  mode: 'signin' | 'register';
+  options: string;
+  form: string;
+  label: string;
+  /** Shown with the button (a form the button fills in). */
+  content?: SafeHtml;
+}): SafeHtml {
+  return html`<div class="passkey" data-passkey="${input.mode}" data-options="${input.options}" data-form="${input.form}" hidden>
+    ${input.content ?? ''}
+    <button type="button" class="secondary">${input.label}</button>
+    <p class="hint" role="status"></p>
+  </div>`;
+}
+
+export function codeStep(
+  input: FormBase & { returnTo: string; username: string; cancel: string; passkey?: { options: string; action: string } },
+): SafeHtml {
   return html`<p>Signed in as <strong>${input.username}</strong> with your password. Now the second factor.</p>
     ${postForm({
       action: input.action,
@@ -51,7 +69,13 @@ export function codeStep(input: FormBase & { returnTo: string; username: string;
       })}`,
       aside: html`<button type="submit" class="link" form="cancel-sign-in">Use another account</button>`,
     })}
-    <form id="cancel-sign-in" method="post" action="${input.cancel}">${hiddenInputs({ _csrf: input.csrf })}</form>`;
+    <form id="cancel-sign-in" method="post" action="${input.cancel}">${hiddenInputs({ _csrf: input.csrf })}</form>
+    ${input.passkey
+      ? html`<form id="passkey-sign-in" method="post" action="${input.passkey.action}">
+            ${hiddenInputs({ _csrf: input.csrf, returnTo: input.returnTo, credential: '' })}
+          </form>
+          ${passkeyButton({ mode: 'signin', options: input.passkey.options, form: 'passkey-sign-in', label: 'Use a passkey instead' })}`
+      : ''}`;
 }
 
 /** Groups of four characters, as authenticator apps show and accept them. */

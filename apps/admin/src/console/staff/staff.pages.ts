@@ -143,7 +143,7 @@ export function resetConfirmation(input: { base: string; csrf: string; member: S
       action: `${input.base}/staff/${input.member.id}/reset-mfa`,
       csrf: input.csrf,
       submit: 'Reset the second factor',
-      danger: true,
+      button: 'danger',
       body: html``,
       aside: html`<a href="${input.base}/staff/${input.member.id}">Cancel</a>`,
     })}`;
