@@ -4,6 +4,7 @@ import { WebLoginNameLocksAndFlash1795434770330 } from './1795434770330-WebLogin
 import { StaffSecondFactors1795435375230 } from './1795435375230-StaffSecondFactors.js';
 import { ConsoleSessionsAndWorkQueues1795435926596 } from './1795435926596-ConsoleSessionsAndWorkQueues.js';
 import { StaffPasskeys1795439309639 } from './1795439309639-StaffPasskeys.js';
+import { StaffListIndex1795439854315 } from './1795439854315-StaffListIndex.js';
 
 /** Every migration, in order. Listed explicitly: a glob would load some files twice. */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   StaffSecondFactors1795435375230,
   ConsoleSessionsAndWorkQueues1795435926596,
   StaffPasskeys1795439309639,
+  StaffListIndex1795439854315,
 ];
