@@ -51,6 +51,16 @@ describe('benchmark smoke mode', () => {
       expect(report.ratiosByCpu[alg]).toEqual({ vsOidcProvider: expect.any(Number), vsCeiling: expect.any(Number) });
       expect(report.cpuUsPerToken[`gatehouse ${alg}`]).toBeGreaterThan(0);
     }
+    // Client assertions against secrets on the same server (target: ≥ 0.5× the secret rate).
+    expect(report.assertions).toEqual({
+      secretTokensPerSec: expect.any(Number),
+      assertionTokensPerSec: expect.any(Number),
+      ratio: expect.any(Number),
+      cpuUsPerTokenSecret: expect.any(Number),
+      cpuUsPerTokenAssertion: expect.any(Number),
+      ratioByCpu: expect.any(Number),
+    });
+    expect(report.assertions.assertionTokensPerSec).toBeGreaterThan(0);
     // Measured when the invitation sweep and the mail outbox exist, `null` until then.
     for (const [field, keys] of [
       ['sweep', ['rows', 'overdue', 'seconds']],

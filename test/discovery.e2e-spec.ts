@@ -1,3 +1,4 @@
+import { X509Certificate, createHash, createPublicKey } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,13 +37,32 @@ describe('discovery and JWKS', () => {
         jwks_uri: `${base}/discovery/v2.0/keys`,
         authorization_endpoint: `${base}/oauth2/v2.0/authorize`,
         grant_types_supported: ['client_credentials'],
-        token_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic'],
+        token_endpoint_auth_methods_supported: ['client_secret_post', 'private_key_jwt', 'client_secret_basic'],
+        token_endpoint_auth_signing_alg_values_supported: ['PS256', 'RS256', 'ES256'],
+        scopes_supported: ['openid', 'profile', 'email', 'offline_access'],
+        tenant_region_scope: 'WW',
         response_types_supported: expect.any(Array),
         subject_types_supported: expect.any(Array),
         id_token_signing_alg_values_supported: expect.arrayContaining(['RS256']),
       });
       expect(JSON.stringify(response.body)).not.toMatch(/"none"/);
+      expect(response.headers['access-control-allow-origin']).toBe('*');
     }
+  });
+
+  it("publishes Entra's v1 document: v1 issuer, the v1 token endpoint and its JWKS", async () => {
+    const response = await request(app.getHttpServer()).get(`/${tenant.slug}/.well-known/openid-configuration`).expect(200);
+    const base = `${PUBLIC_URL}/${tenant.id}`;
+    expect(response.body).toMatchObject({
+      issuer: `${base}/`,
+      token_endpoint: `${base}/oauth2/token`,
+      jwks_uri: `${base}/discovery/keys`,
+      token_endpoint_auth_methods_supported: expect.arrayContaining(['private_key_jwt']),
+    });
+    expect(response.headers['access-control-allow-origin']).toBe('*');
+    const v1Keys = await request(app.getHttpServer()).get(`/${tenant.id}/discovery/keys`).expect(200);
+    const v2Keys = await request(app.getHttpServer()).get(`/${tenant.id}/discovery/v2.0/keys`).expect(200);
+    expect(v1Keys.body).toEqual(v2Keys.body);
   });
 
   it('answers the authorization endpoint with an Entra-shaped 400', async () => {
@@ -50,10 +70,13 @@ describe('discovery and JWKS', () => {
     expect(response.body).toMatchObject({ error: 'unsupported_response_type', error_codes: [700054] });
   });
 
-  it('publishes the JWKS with public members only', async () => {
+  it('publishes the JWKS with public members, x5c and x5t, cached a day, readable from any origin', async () => {
     const response = await request(app.getHttpServer()).get(`/${tenant.slug}/discovery/v2.0/keys`).expect(200);
+    expect(response.headers['cache-control']).toBe('public, max-age=86400');
+    expect(response.headers['access-control-allow-origin']).toBe('*');
     expect(response.body.keys).toHaveLength(1);
-    expect(response.body.keys[0]).toEqual({
+    const [key] = response.body.keys;
+    expect(key).toEqual({
       kty: 'EC',
       crv: 'P-256',
       x: expect.any(String),
@@ -61,7 +84,16 @@ describe('discovery and JWKS', () => {
       kid: expect.any(String),
       use: 'sig',
       alg: 'ES256',
+      x5t: expect.any(String),
+      x5c: [expect.any(String)],
     });
+    // x5c is a certificate of this very key, signed by it; x5t is its SHA-1 thumbprint.
+    const der = Buffer.from(key.x5c[0], 'base64');
+    const certificate = new X509Certificate(der);
+    const jwkKey = createPublicKey({ key: { kty: key.kty, crv: key.crv, x: key.x, y: key.y }, format: 'jwk' });
+    expect(certificate.verify(jwkKey)).toBe(true);
+    expect(certificate.publicKey.export({ format: 'jwk' })).toEqual({ kty: 'EC', crv: 'P-256', x: key.x, y: key.y });
+    expect(key.x5t).toBe(createHash('sha1').update(der).digest('base64url'));
   });
 
   it('error_uri leads to an explanation', async () => {

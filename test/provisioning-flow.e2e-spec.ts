@@ -165,7 +165,7 @@ describe('provisioning flow, end to end', () => {
     secretOne = one.body.secretText;
     secretTwo = two.body.secretText;
     secretsSeen.push(secretOne, secretTwo);
-    expect(one.body.hint).toBe(secretOne.slice(0, 3));
+    expect(one.body.hint).toBe(secretOne.slice(4, 7)); // after the gte_ prefix
   });
 
   it('a client without scopes is not authorized yet', async () => {
@@ -229,7 +229,7 @@ describe('provisioning flow, end to end', () => {
     expect(secrets.status).toBe(200);
     const list = (secrets.body.items ?? secrets.body) as Json[];
     expect(list).toHaveLength(2);
-    const first = list.find((s) => s.hint === secretOne.slice(0, 3) && s.displayName === 'one')!;
+    const first = list.find((s) => s.hint === secretOne.slice(4, 7) && s.displayName === 'one')!;
     expect((await call('DELETE', `/clients/${ordersClient.clientId}/secrets/${first.keyId}`, contactPerson)).status).toBe(204);
     const revoked = await untilRefused(() => token(ordersClient.clientId, secretOne, 'api://orders/.default'));
     expect(revoked.status).toBe(401);
@@ -237,11 +237,11 @@ describe('provisioning flow, end to end', () => {
     expect((await token(ordersClient.clientId, secretTwo, 'api://orders/.default')).status).toBe(200);
   });
 
-  it('a disabled client gets invalid_client at once', async () => {
+  it("a disabled client is refused at once (Entra's 400 unauthorized_client 7000112)", async () => {
     expect((await call('POST', `/clients/${ordersClient.clientId}/disable`, contactPerson)).status).toBeLessThan(300);
     const refused = await untilRefused(() => token(ordersClient.clientId, secretTwo, 'api://orders/.default'));
-    expect(refused.status).toBe(401);
-    expect(refused.body.error).toBe('invalid_client');
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBe('unauthorized_client');
     expect((await call('POST', `/clients/${ordersClient.clientId}/enable`, contactPerson)).status).toBeLessThan(300);
     expect((await token(ordersClient.clientId, secretTwo, 'api://orders/.default')).status).toBe(200);
   });

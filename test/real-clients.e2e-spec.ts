@@ -5,6 +5,7 @@ import * as oidc from 'openid-client';
 import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdentityApp } from '../apps/identity/src/identity.app.js';
+import { trustOnly } from './support/client-certificates.js';
 import { freePort } from './support/http-apps.js';
 import { LogCapture } from './support/log-capture.js';
 import { testConfig } from './support/test-config.js';
@@ -12,7 +13,7 @@ import { type TestDatabase, createTestDatabase } from './support/test-database.j
 import { TokenFixtures } from './support/token-fixtures.js';
 
 /**
- * How this test process trusts the certificate it makes. MSAL Node 7 (its default HttpClient) and
+ * How this test process trusts the certificate it makes (trustOnly, in support/client-certificates.ts). MSAL Node 7 (its default HttpClient) and
  * openid-client 6 (and jose's createRemoteJWKSet) all call the global `fetch`, i.e. Node's
  * built-in undici. undici ignores `https.globalAgent`, and NODE_EXTRA_CA_CERTS is read only when
  * the process starts. What works in-process is undici's global dispatcher: Node keeps it under
@@ -23,19 +24,6 @@ import { TokenFixtures } from './support/token-fixtures.js';
  * transport, no networkClient, no customFetch and no authorityMetadata: they discover and
  * authenticate exactly as they would against Entra ID.
  */
-const GLOBAL_DISPATCHER = Symbol.for('undici.globalDispatcher.1');
-type DispatcherSlot = Record<symbol, unknown>;
-
-async function trustOnly(ca: string): Promise<() => void> {
-  await fetch('data:,'); // makes Node load undici and create its default dispatcher
-  const slot = globalThis as unknown as DispatcherSlot;
-  const original = slot[GLOBAL_DISPATCHER] as { constructor: new (options: object) => unknown };
-  slot[GLOBAL_DISPATCHER] = new original.constructor({ connect: { ca: [ca] } });
-  return () => {
-    slot[GLOBAL_DISPATCHER] = original;
-  };
-}
-
 describe('real OAuth clients, unmodified, over https', () => {
   let database: TestDatabase;
   let app: INestApplication;

@@ -215,14 +215,57 @@ describe('token endpoint', () => {
       expect(response.headers['www-authenticate']).toMatch(/^Basic realm="[^"]+"/);
     });
 
-    it('unknown client → 401 invalid_client 700016', async () => {
+    it('unknown client → 400 unauthorized_client 700016, as Entra answers', async () => {
       await expectError(
         await post({ ...valid(), client_id: '3f2504e0-4f89-11d3-9a0c-0305e82c3301' }),
-        401,
-        'invalid_client',
+        400,
+        'unauthorized_client',
         700016,
       );
-      await expectError(await post({ ...valid(), client_id: 'not-a-uuid' }), 401, 'invalid_client', 700016);
+      const response = await post({ ...valid(), client_id: 'not-a-uuid' });
+      await expectError(response, 400, 'unauthorized_client', 700016);
+      expect(response.headers['www-authenticate']).toBeUndefined();
+    });
+
+    it('no credential at all → 401 invalid_client 7000218', async () => {
+      const { client_secret: _secret, ...noSecret } = valid();
+      await expectError(await post(noSecret), 401, 'invalid_client', 7000218);
+      await expectError(await post({ ...valid(), client_secret: '' }), 401, 'invalid_client', 7000218);
+      expect((await post(noSecret)).body.error_description).toContain("'client_assertion' or 'client_secret'");
+    });
+
+    it('invalid UTF-8 and control characters in the input are never echoed as they came (answer and log)', async () => {
+      const raw = Buffer.concat([
+        Buffer.from('grant_type=client_credentials&client_secret=x&scope=api%3A%2F%2Forders%2F.default&client_id=ab'),
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from('%0D%0Aforged%1B%5B31m%E2%80%AE'),
+        Buffer.from('y'.repeat(300)),
+      ]);
+      const answer = await fetch(`${publicUrl}${tokenPath()}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: raw,
+      });
+      const response = {
+        status: answer.status,
+        body: (await answer.json()) as Record<string, string>,
+        headers: { 'cache-control': answer.headers.get('cache-control') },
+      };
+      await expectError(response as unknown as request.Response, 400, 'unauthorized_client', 700016);
+      const description: string = response.body.error_description;
+      expect(description).not.toMatch(/[\u0000-\u001f\u007f\u202e\ufffd]/);
+      expect(description).toContain("'ab????forged?[31m?");
+      expect(description).not.toContain('y'.repeat(101));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const line = logs.lines.find((l) => l.includes(response.body.trace_id))!;
+      const msg = String((JSON.parse(line) as { msg: string }).msg);
+      expect(msg).not.toMatch(/[\u0000-\u001f\u007f\u202e\ufffd]/);
+      expect(msg).toContain('client_id=ab????forged?[31m?');
+      const duplicated = await request(app.getHttpServer())
+        .post(tokenPath())
+        .type('form')
+        .send(`${form(valid())}&x%0A%FF=1&x%0A%FF=2`);
+      expect(duplicated.body.error_description).toContain("parameter 'x??' more than once");
     });
 
     it('expired secret → 401 invalid_client 7000222', async () => {
@@ -235,14 +278,14 @@ describe('token endpoint', () => {
       await expectError(response, 401, 'invalid_client', 7000222);
     });
 
-    it('disabled client → 401 invalid_client 7000112', async () => {
+    it('disabled client → 400 unauthorized_client 7000112, as Entra answers', async () => {
       const disabled = await fx.readyClient(tenant.id, orders, ['Orders.Read']);
       await fx.dataSource.query(`UPDATE api_clients SET state = 'disabled' WHERE id = $1`, [disabled.id]);
       secrets.push(disabled.secret);
       await expectError(
         await post({ ...valid(), client_id: disabled.clientId, client_secret: disabled.secret }),
-        401,
-        'invalid_client',
+        400,
+        'unauthorized_client',
         7000112,
       );
     });
@@ -278,7 +321,7 @@ describe('token endpoint', () => {
     it('missing or empty parameter → 400 invalid_request 900144', async () => {
       const { scope: _scope, ...noScope } = valid();
       await expectError(await post(noScope), 400, 'invalid_request', 900144);
-      await expectError(await post({ ...valid(), client_secret: '' }), 400, 'invalid_request', 900144);
+      await expectError(await post({ ...valid(), client_id: '' }), 400, 'invalid_request', 900144);
       await expectError(await post({ ...valid(), grant_type: '' }), 400, 'invalid_request', 900144);
     });
 

@@ -102,7 +102,7 @@ describe('signing keys and tenant settings', () => {
     const kids = set.keys.map((k) => k.kid);
     expect(new Set(kids).size).toBe(kids.length);
     for (const key of set.keys) {
-      expect(Object.keys(key).sort()).toEqual(['alg', 'e', 'kid', 'kty', 'n', 'use']);
+      expect(Object.keys(key).sort()).toEqual(['alg', 'e', 'kid', 'kty', 'n', 'use', 'x5c', 'x5t']);
     }
     const verifier = createLocalJWKSet(set);
     await expect(jwtVerify(before, verifier)).resolves.toBeTruthy();
@@ -112,15 +112,23 @@ describe('signing keys and tenant settings', () => {
     });
   });
 
-  it('RS256 → ES256: the new key signs at once, the old tokens still verify', async () => {
+  it('RS256 → ES256: the ES256 key is published at once and signs a day later; the old tokens still verify', async () => {
     const before = await issue();
     await dataSource.transaction((em) => tenants.updateSettings(em, tenant.id, { signingAlgorithm: 'ES256' }));
     await fx.settle();
+    expect(decodeProtectedHeader(await issue()).alg).toBe('RS256');
+    const published = (await jwks()).keys.find((k) => k.alg === 'ES256')!;
+    expect(published).toBeDefined();
+    await expect(keys.rotateDueKeys()).resolves.toBe(0); // published less than a day ago: not yet
+    await dataSource.query(`UPDATE signing_keys SET created_at = now() - interval '25 hours' WHERE status = 'next'`);
+    await expect(keys.rotateDueKeys()).resolves.toBe(1);
+    await fx.settle();
     const after = await issue();
     expect(decodeProtectedHeader(after).alg).toBe('ES256');
+    expect(decodeProtectedHeader(after).kid).toBe(published.kid);
     const set = await jwks();
     const ec = set.keys.find((k) => k.kid === decodeProtectedHeader(after).kid)!;
-    expect(Object.keys(ec).sort()).toEqual(['alg', 'crv', 'kid', 'kty', 'use', 'x', 'y']);
+    expect(Object.keys(ec).sort()).toEqual(['alg', 'crv', 'kid', 'kty', 'use', 'x', 'x5c', 'x5t', 'y']);
     const verifier = createLocalJWKSet(set);
     await expect(jwtVerify(before, verifier)).resolves.toBeTruthy();
     await expect(jwtVerify(after, verifier)).resolves.toBeTruthy();
@@ -132,7 +140,7 @@ describe('signing keys and tenant settings', () => {
     });
   });
 
-  it("an algorithm changed behind the service's back (SQL + announcement) still rolls a key of that algorithm", async () => {
+  it("an algorithm changed behind the service's back (SQL + announcement) still publishes, then rolls, a key of that algorithm", async () => {
     const current = decodeProtectedHeader(await issue()).alg;
     const other = current === 'ES256' ? 'RS256' : 'ES256';
     await fx.change(`UPDATE tenants SET signing_algorithm = $2 WHERE id = $1`, [tenant.id, other], {
@@ -140,6 +148,11 @@ describe('signing keys and tenant settings', () => {
       tenantId: tenant.id,
       id: '*',
     });
+    await fx.settle();
+    expect(decodeProtectedHeader(await issue()).alg).toBe(current);
+    expect((await jwks()).keys.some((k) => k.alg === other)).toBe(true);
+    await dataSource.query(`UPDATE signing_keys SET created_at = now() - interval '25 hours' WHERE status = 'next'`);
+    await keys.rotateDueKeys();
     await fx.settle();
     const token = await issue();
     expect(decodeProtectedHeader(token).alg).toBe(other);
@@ -193,6 +206,9 @@ describe('signing keys and tenant settings', () => {
     await runner.rollbackTransaction();
     await runner.release();
 
+    // Published less than a day ago, the next key does not sign yet: verifiers may hold a JWKS without it.
+    await expect(keys.rotateDueKeys(0)).resolves.toBe(0);
+    await dataSource.query(`UPDATE signing_keys SET created_at = now() - interval '25 hours' WHERE kid = $1`, [nextKid]);
     await expect(keys.rotateDueKeys(0)).resolves.toBeGreaterThanOrEqual(1);
     await fx.settle();
     expect(await statusOf('active')).toEqual([nextKid]);

@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_PERMISSIONS } from '@gatehouse/accounts';
 import { ADMIN_API_IDENTIFIER } from '@gatehouse/apis';
-import { ClientAuthenticator } from '@gatehouse/tokens';
+import { AuthFailureTracker, SOURCE_FAILURE_LIMIT } from '@gatehouse/tokens';
 import { createIdentityApp } from '../apps/identity/src/identity.app.js';
 import { freePort } from './support/http-apps.js';
 import { LogCapture } from './support/log-capture.js';
@@ -22,10 +22,11 @@ describe('token endpoint: rotation, revocation and throttling', () => {
   let orders: Awaited<ReturnType<TokenFixtures['api']>>;
   let admin: Awaited<ReturnType<TokenFixtures['api']>>;
 
-  function token(clientId: string, clientSecret: string, scope = 'api://orders/.default') {
+  /** `source` is the client address a trusted proxy (loopback here) reports in X-Forwarded-For. */
+  function token(clientId: string, clientSecret: string, scope = 'api://orders/.default', source = '192.0.2.1') {
     return fetch(`${baseUrl}/${tenant.slug}/oauth2/v2.0/token`, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': source },
       body: new URLSearchParams({
         grant_type: 'client_credentials',
         client_id: clientId,
@@ -44,7 +45,7 @@ describe('token endpoint: rotation, revocation and throttling', () => {
     database = await createTestDatabase();
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
-    const config = testConfig(database.url, { publicUrl: baseUrl });
+    const config = testConfig(database.url, { publicUrl: baseUrl, trustProxy: ['loopback'] });
     app = await createIdentityApp({ config, logDestination: logs });
     await app.listen(port, '127.0.0.1');
     fx = new TokenFixtures(app, config.secretPepper);
@@ -102,8 +103,9 @@ describe('token endpoint: rotation, revocation and throttling', () => {
     });
     await fx.settle();
     const response = await token(client.clientId, client.secret);
-    expect(response.status).toBe(401);
-    expect(await codeOf(response)).toBe(7000112);
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: string }).error).toBe('unauthorized_client');
+    expect(await codeOf(await token(client.clientId, client.secret))).toBe(7000112);
   });
 
   it('a removed grant is refused at once with invalid_scope', async () => {
@@ -136,7 +138,7 @@ describe('token endpoint: rotation, revocation and throttling', () => {
     expect(response.status).toBe(200);
     const { access_token } = (await response.json()) as { access_token: string };
     const claims = JSON.parse(Buffer.from(access_token.split('.')[1]!, 'base64url').toString('utf8'));
-    expect(claims.roles).toEqual(['Audit.Read', 'Clients.Read', 'Users.Read']);
+    expect(claims.roles).toEqual(['Audit.Read', 'Clients.Read', 'Requests.Read', 'Users.Read']);
     expect(await codeOf(await token(client.clientId, secret.value, 'api://gatehouse-admin/Tenant.Manage'))).toBe(70011);
     const roleless = await fx.client(tenant.id, { ownerUserId: (await fx.user(tenant.id)).id });
     const rolelessSecret = await fx.secret(tenant.id, roleless.id);
@@ -162,7 +164,7 @@ describe('token endpoint: rotation, revocation and throttling', () => {
     expect(response.status).toBe(200);
     const { access_token } = (await response.json()) as { access_token: string };
     const claims = JSON.parse(Buffer.from(access_token.split('.')[1]!, 'base64url').toString('utf8'));
-    expect(claims.roles).toEqual(['Apis.Manage', 'Clients.Read', 'Scopes.Assign']);
+    expect(claims.roles).toEqual(['Apis.Manage', 'Clients.Read', 'Requests.Read', 'Scopes.Assign']);
     expect(await codeOf(await token(client.clientId, secret.value, 'api://orders/.default'))).toBe(501051);
     // Roles taken away (announced as a user change): the client is left with nothing.
     await fx.change(`UPDATE users SET roles = '{}' WHERE id = $1`, [owner.id], {
@@ -174,92 +176,109 @@ describe('token endpoint: rotation, revocation and throttling', () => {
     expect(await codeOf(await token(client.clientId, secret.value, 'api://gatehouse-admin/.default'))).toBe(501051);
   });
 
-  it('200 parallel wrong-secret requests are counted exactly and nothing slips past the limit', async () => {
+  it('200 parallel wrong-secret requests from one address are counted exactly; the right secret is never refused', async () => {
     const client = await fx.readyClient(tenant.id, orders, ['Orders.Read']);
     secrets.push(client.secret);
-    const responses = await Promise.all(Array.from({ length: 200 }, () => token(client.clientId, 'wrong-secret')));
+    const source = '198.51.100.7';
+    const responses = await Promise.all(
+      Array.from({ length: 200 }, () => token(client.clientId, 'wrong-secret', undefined, source)),
+    );
     const statuses = responses.map((r) => r.status);
-    expect(statuses.filter((s) => s === 401)).toHaveLength(20);
-    expect(statuses.filter((s) => s === 429)).toHaveLength(180);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(SOURCE_FAILURE_LIMIT);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(200 - SOURCE_FAILURE_LIMIT);
     const limited = responses.find((r) => r.status === 429)!;
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await codeOf(limited)).toBe(90055);
     const [row] = await fx.dataSource.query(
-      `SELECT failures, blocked_until FROM client_auth_throttles WHERE tenant_id = $1 AND client_id = $2`,
-      [tenant.id, client.clientId],
+      `SELECT failures, blocked_until FROM source_throttles WHERE tenant_id = $1 AND source = $2`,
+      [tenant.id, `token:${source}`],
     );
-    expect(row.failures).toBe(200);
+    expect(row.failures).toBeGreaterThan(SOURCE_FAILURE_LIMIT);
     expect(row.blocked_until).not.toBeNull();
-    await fx.settle();
-    const correct = await token(client.clientId, client.secret);
-    expect(correct.status).toBe(429);
-    expect(Number(correct.headers.get('retry-after'))).toBeGreaterThan(0);
-    const [after] = await fx.dataSource.query(`SELECT failures FROM client_auth_throttles WHERE client_id = $1`, [
-      client.clientId,
+    // The right secret from the throttled address, and from anywhere else, still gets a token.
+    expect((await token(client.clientId, client.secret, undefined, source)).status).toBe(200);
+    expect((await token(client.clientId, client.secret, undefined, '198.51.100.8')).status).toBe(200);
+    // Another address's failures are its own.
+    expect((await token(client.clientId, 'wrong', undefined, '198.51.100.9')).status).toBe(401);
+    // A throttled address's next failure costs no database work: the counter stays where it was.
+    const [before] = await fx.dataSource.query(`SELECT failures FROM source_throttles WHERE source = $1`, [
+      `token:${source}`,
     ]);
-    expect(after.failures).toBe(201);
+    expect((await token(client.clientId, 'wrong', undefined, source)).status).toBe(429);
+    const [after] = await fx.dataSource.query(`SELECT failures FROM source_throttles WHERE source = $1`, [
+      `token:${source}`,
+    ]);
+    expect(after.failures).toBe(before.failures);
   });
 
-  it('letter-case variants of a client id share one counter (no way around the limit)', async () => {
+  it('a burst of failures with a known client id is audited and mailed to its contact, once per window', async () => {
     const client = await fx.readyClient(tenant.id, orders, ['Orders.Read']);
     secrets.push(client.secret);
-    const variants = Array.from({ length: 25 }, (_, i) =>
-      [...client.clientId].map((c, j) => ((i >> (j % 5)) & 1 ? c.toUpperCase() : c)).join(''),
-    );
-    const statuses: number[] = [];
-    for (const variant of variants) statuses.push((await token(variant, 'wrong')).status);
-    expect(statuses.filter((s) => s === 401)).toHaveLength(20);
-    expect(statuses.filter((s) => s === 429)).toHaveLength(5);
-    const rows = await fx.dataSource.query(
-      `SELECT client_id, failures FROM client_auth_throttles WHERE lower(client_id) = $1`,
+    await fx.dataSource.query(`UPDATE api_clients SET contact_email = 'ops@example.com' WHERE id = $1`, [client.id]);
+    for (let i = 0; i < 25; i++) {
+      expect((await token(client.clientId, 'stale-secret', undefined, `203.0.113.${i}`)).status).toBe(401);
+    }
+    const events = await fx.dataSource.query(
+      `SELECT details FROM audit_events WHERE action = 'client.auth.failure_burst' AND target_id = $1`,
       [client.clientId],
     );
-    expect(rows).toEqual([{ client_id: client.clientId, failures: 25 }]);
-    await fx.settle();
-    expect((await token(client.clientId.toUpperCase(), client.secret)).status).toBe(429);
+    expect(events).toHaveLength(1);
+    expect(events[0].details).toMatchObject({ failures: 20, mailed: true });
+    const mails = await fx.dataSource.query(
+      `SELECT to_address, subject FROM emails WHERE template = 'client-auth-burst'`,
+    );
+    expect(mails).toEqual([{ to_address: 'ops@example.com', subject: 'Failed authentications of test client' }]);
+    const metrics = await (await fetch(`${baseUrl}/metrics`)).text();
+    expect(metrics).toMatch(/gatehouse_client_authentication_failures_total\{reason="invalid_secret"\} [1-9]/);
+    expect((await token(client.clientId, client.secret)).status).toBe(200);
   });
 
-  it('unknown client ids are throttled the same way', async () => {
+  it('unknown client ids count against the address the same way', async () => {
     const unknown = '7d0c2f1e-1111-4222-8333-944455556666';
-    const responses = await Promise.all(Array.from({ length: 30 }, () => token(unknown, 'x')));
-    expect(responses.filter((r) => r.status === 401)).toHaveLength(20);
+    const responses = await Promise.all(
+      Array.from({ length: SOURCE_FAILURE_LIMIT + 10 }, () => token(unknown, 'x', undefined, '198.51.100.20')),
+    );
+    expect(responses.filter((r) => r.status === 400)).toHaveLength(SOURCE_FAILURE_LIMIT);
     expect(responses.filter((r) => r.status === 429)).toHaveLength(10);
+    expect(await fx.dataSource.query(`SELECT 1 FROM client_auth_throttles WHERE client_id = $1`, [unknown])).toEqual(
+      [],
+    );
   });
 
-  it('a sweep deletes throttle rows whose window and block are over', async () => {
-    const stale = '5e0c2f1e-2222-4333-8444-955566667777';
-    const fresh = '5e0c2f1e-2222-4333-8444-955566668888';
-    expect((await token(stale, 'x')).status).toBe(401);
-    expect((await token(fresh, 'x')).status).toBe(401);
+  it('a sweep deletes counters whose window and block are over', async () => {
+    expect((await token('5e0c2f1e-2222-4333-8444-955566667777', 'x', undefined, '198.51.100.30')).status).toBe(400);
+    expect((await token('5e0c2f1e-2222-4333-8444-955566668888', 'x', undefined, '198.51.100.31')).status).toBe(400);
     await fx.dataSource.query(
-      `UPDATE client_auth_throttles SET window_started_at = now() - interval '10 minutes', blocked_until = now() - interval '5 minutes'
-        WHERE client_id = $1`,
-      [stale],
+      `UPDATE source_throttles SET window_started_at = now() - interval '10 minutes', blocked_until = now() - interval '5 minutes'
+        WHERE source = 'token:198.51.100.30'`,
     );
-    await expect(app.get(ClientAuthenticator).purgeStaleThrottles()).resolves.toBeGreaterThanOrEqual(1);
-    const rows: Array<{ client_id: string }> = await fx.dataSource.query(
-      `SELECT client_id FROM client_auth_throttles WHERE client_id IN ($1, $2)`,
-      [stale, fresh],
+    await expect(app.get(AuthFailureTracker).purgeStale()).resolves.toBeGreaterThanOrEqual(1);
+    const rows: Array<{ source: string }> = await fx.dataSource.query(
+      `SELECT source FROM source_throttles WHERE source IN ('token:198.51.100.30', 'token:198.51.100.31')`,
     );
-    expect(rows.map((r) => r.client_id)).toEqual([fresh]);
+    expect(rows.map((r) => r.source)).toEqual(['token:198.51.100.31']);
   });
 
-  it('unknown client and wrong secret: same status, comparable timing', async () => {
+  it("unknown client and wrong secret: Entra's statuses (400 700016, 401 7000215), comparable timing", async () => {
     const known = await Promise.all(
       Array.from({ length: 24 }, () => fx.readyClient(tenant.id, orders, ['Orders.Read'])),
     );
-    const timed = async (clientId: string) => {
+    const timed = async (clientId: string, expected: number) => {
       const started = performance.now();
-      const response = await token(clientId, 'not-the-secret');
-      expect(response.status).toBe(401);
+      const response = await token(clientId, 'not-the-secret', undefined, '198.51.100.40');
+      expect(response.status).toBe(expected);
       return performance.now() - started;
     };
-    for (const client of known.slice(0, 4)) await timed(client.clientId); // warm up
+    for (const client of known.slice(0, 4)) await timed(client.clientId, 401); // warm up
     const wrongSecret: number[] = [];
     const unknownClient: number[] = [];
     for (const [i, client] of known.slice(4).entries()) {
       // Alternate which goes first, so a burst of load on the shared machine hits both alike.
       const pair = i % 2 === 0 ? [client.clientId, crypto.randomUUID()] : [crypto.randomUUID(), client.clientId];
-      for (const id of pair) (id === client.clientId ? wrongSecret : unknownClient).push(await timed(id));
+      for (const id of pair) {
+        if (id === client.clientId) wrongSecret.push(await timed(id, 401));
+        else unknownClient.push(await timed(id, 400));
+      }
     }
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
     const ratio = median(unknownClient) / median(wrongSecret);

@@ -7,6 +7,7 @@ import { createAdminApp } from '../apps/admin/src/admin.app.js';
 import { SchedulerService } from '../apps/worker/src/scheduler.service.js';
 import { createWorker } from '../apps/worker/src/worker.app.js';
 import { AdminFixtures, type OperatorFixture, type TenantFixture } from './support/admin-fixtures.js';
+import { makeCertificate } from './support/client-certificates.js';
 import { SmtpSink } from './support/smtp-sink.js';
 import { testConfig } from './support/test-config.js';
 import { type TestDatabase, createTestDatabase } from './support/test-database.js';
@@ -90,6 +91,51 @@ describe('worker jobs: delivery by two workers, secret expiry warnings, schedule
         details: { keyId: expect.any(String), hint: expect.any(String), expiresAt: expect.any(String), mailed: true },
       },
     ]);
+  });
+
+  it('warns the client contact once per certificate expiring within 14 days, like secrets', async () => {
+    const client = (await call('post', '/clients', { displayName: 'Cert sync', contactEmail: 'certs@example.com' }))
+      .body;
+    const soon = makeCertificate({ notAfter: new Date(Date.now() + 10 * 24 * HOUR) });
+    const later = makeCertificate({ notAfter: new Date(Date.now() + 100 * 24 * HOUR) });
+    for (const [certificate, displayName] of [
+      [soon, 'soon'],
+      [later, 'later'],
+    ] as const) {
+      expect(
+        (await call('post', `/clients/${client.clientId}/certificates`, { certificate: certificate.pem, displayName }))
+          .status,
+      ).toBe(201);
+    }
+    const runs = await Promise.all(workers.map((w) => w.get(SchedulerService).warnExpiringSecrets()));
+    expect(runs.reduce((n, r) => n + r.mailed, 0)).toBe(1);
+    expect(await workers[0]!.get(SchedulerService).warnExpiringSecrets()).toEqual({ warned: 0, mailed: 0 });
+    await workers[1]!.get(SchedulerService).deliverMail();
+    const mails = await sink.waitFor((m) => m.envelopeTo[0] === 'certs@example.com');
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.subject).toBe('Certificate of Cert sync expires soon');
+    expect(mails[0]!.text).toContain(soon.sha1Hex);
+    const audited = await dataSource.query(
+      `SELECT target_id, details FROM audit_events WHERE action = 'client.certificate.expiry_warned'`,
+    );
+    expect(audited).toEqual([
+      {
+        target_id: client.clientId,
+        details: { keyId: expect.any(String), thumbprint: soon.sha1Hex, expiresAt: expect.any(String), mailed: true },
+      },
+    ]);
+  });
+
+  it('the throttle purge also deletes the jtis of client assertions that expired', async () => {
+    const [row] = await dataSource.query(`SELECT id FROM api_clients LIMIT 1`);
+    await dataSource.query(
+      `INSERT INTO used_client_assertions (tenant_id, api_client_id, jti, expires_at)
+       VALUES ($1, $2, 'old', now() - interval '1 minute'), ($1, $2, 'live', now() + interval '5 minutes')`,
+      [tenant.tenantId, row.id],
+    );
+    await workers[0]!.get(SchedulerService).purgeThrottles();
+    const left = await dataSource.query(`SELECT jti FROM used_client_assertions`);
+    expect(left).toEqual([{ jti: 'live' }]);
   });
 
   it('the scheduled sweep (short interval from the worker options) expires an overdue invitation', async () => {

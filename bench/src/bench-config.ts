@@ -21,5 +21,7 @@ export function benchConfig(options: { databaseUrl: string; publicUrl: string; p
     tlsKeyFile: undefined,
     trustProxy: false,
     logLevel: 'info',
+    tokenOutageGraceSeconds: 600,
+    devTls: false,
   };
 }

@@ -2,7 +2,7 @@ import { freePort } from '@gatehouse/database';
 // The benchmark's machinery: server processes on core 1, load from core 0, provisioning, profiling.
 import 'reflect-metadata';
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -14,11 +14,13 @@ import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { ApiService } from '@gatehouse/apis';
 import { SYSTEM_ACTOR } from '@gatehouse/audit';
-import { ClientService } from '@gatehouse/clients';
+import { ClientCertificateService, ClientService } from '@gatehouse/clients';
+import { certificatePem, selfSignedCertificate } from '@gatehouse/crypto';
 import type { AppConfig } from '@gatehouse/config';
 import { BootstrapService } from '@gatehouse/provisioning';
 import { migrateDatabase } from '@gatehouse/schema';
 import { TenantService } from '@gatehouse/tenants';
+import { SigningKeyService } from '@gatehouse/tokens';
 import { createProvisioningContext } from '../../apps/cli/src/provisioning.context.js';
 import { benchConfig } from './bench-config.js';
 import type { PacedResult, pacedLoad } from './paced-load.js';
@@ -221,7 +223,14 @@ export function summarize(target: Target, alg: Algorithm, result: AutocannonResu
   };
 }
 
+/** The bench client's certificate credential (EC P-256: ES256 assertions are cheap for the load generator to make). */
+export interface BenchCertificate {
+  privateKeyPem: string;
+  x5tS256: string;
+}
+
 export interface Provisioned {
+  certificate: BenchCertificate;
   databaseName: string;
   databaseUrl: string;
   tenantId: string;
@@ -254,7 +263,15 @@ export async function provision(): Promise<Provisioned> {
   const secret = await clients.issueSecret(tenantId, SYSTEM_ACTOR, client.clientId, { displayName: 'bench' });
   await clients.setScopes(tenantId, SYSTEM_ACTOR, client.clientId, [`${API_IDENTIFIER}/${SCOPE_VALUE}`]);
   const dataSource = context.get(DataSource);
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const now = Date.now();
+  const der = selfSignedCertificate(privateKey, { commonName: 'bench daemon', notBefore: new Date(now - 3_600_000), notAfter: new Date(now + 86_400_000) });
+  await context.get(ClientCertificateService).add(tenantId, SYSTEM_ACTOR, client.clientId, { certificate: certificatePem(der) });
   return {
+    certificate: {
+      privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      x5tS256: createHash('sha256').update(der).digest('base64url'),
+    },
     databaseName,
     databaseUrl: url,
     tenantId,
@@ -263,8 +280,13 @@ export async function provision(): Promise<Provisioned> {
     pepper,
     kek,
     config,
+    // The setting publishes a key of the new algorithm, which would sign a day later; the benchmark
+    // rolls it in at once (the emergency rollover) so that the next run signs with it.
     setAlgorithm: (alg) =>
-      dataSource.transaction(async (em) => void (await context.get(TenantService).updateSettings(em, tenantId, { signingAlgorithm: alg }))),
+      dataSource.transaction(async (em) => {
+        await context.get(TenantService).updateSettings(em, tenantId, { signingAlgorithm: alg });
+        await context.get(SigningKeyService).rollover(em, tenantId, alg);
+      }),
     close: () => context.close(),
   };
 }

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { type AssertionFigures, measureAssertions } from './assertions.js';
 import { type OutboxFigures, type SweepFigures, measureOutbox, measureSweep } from './background.js';
 import { type ProfileSummary, printProfileSummary } from './cpu-profile.js';
 import {
@@ -53,6 +54,7 @@ async function main(): Promise<number> {
   let profile: ProfileSummary | null = null;
   let sweep: SweepFigures | null = null;
   let outbox: OutboxFigures | null = null;
+  let assertions: AssertionFigures | null = null;
   const notes: string[] = [];
   const sizes = smoke ? { rows: 1_000, overdue: 100, emails: 50 } : { rows: 1_000_000, overdue: 100_000, emails: 5_000 };
   try {
@@ -91,6 +93,13 @@ async function main(): Promise<number> {
       else p99AtHalfPeakCeilingMs = p99Ms;
     }
     profile = await profileGatehouse(targets(provisioned, 'ES256').find((t) => t.name === 'gatehouse')!);
+    // Client assertions (certificate credentials, jti spent in Postgres) against secrets, same server, same run.
+    const gatehouse = targets(provisioned, 'ES256').find((t) => t.name === 'gatehouse')!;
+    assertions = await measureAssertions(gatehouse, provisioned.certificate, provisioned.clientId, gatehouse.body);
+    console.log(
+      `  gatehouse ES256 client assertions: ${assertions.assertionTokensPerSec} tokens/s vs ${assertions.secretTokensPerSec} with a secret ` +
+        `(${assertions.ratio}×; by CPU per token ${assertions.ratioByCpu}×: ${assertions.cpuUsPerTokenAssertion} vs ${assertions.cpuUsPerTokenSecret} µs)`,
+    );
     // The invitation sweep and the mail outbox: measured when their services work, else null.
     try {
       sweep = await measureSweep(provisioned.config, provisioned.tenantId, sizes.rows, sizes.overdue);
@@ -143,6 +152,7 @@ async function main(): Promise<number> {
         },
       ]),
     ),
+    assertions,
     sweep,
     outbox,
     profile,

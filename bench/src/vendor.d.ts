@@ -27,6 +27,13 @@ declare module 'autocannon' {
     overallRate?: number;
     pipelining?: number;
     timeout?: number;
+    /** Per-request bodies: `setupRequest` returns the request to send next. */
+    requests?: Array<{
+      method?: string;
+      path?: string;
+      headers?: Record<string, string>;
+      setupRequest?: (request: { body?: string }) => { body?: string };
+    }>;
   }
   function autocannon(options: AutocannonOptions): Promise<AutocannonResult>;
   export default autocannon;

@@ -21,6 +21,8 @@ export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = 
     tlsKeyFile: undefined,
     trustProxy: false,
     logLevel: 'warn',
+    tokenOutageGraceSeconds: 600,
+    devTls: false,
     ...overrides,
   };
 }

@@ -11,13 +11,17 @@ import type { AppConfig } from '@gatehouse/config';
 import { type CoreOptions, coreImports } from '@gatehouse/schema';
 import { TenantsModule } from '@gatehouse/tenants';
 import { TokensModule } from '@gatehouse/tokens';
+import { AccessProvisioningModule } from '@gatehouse/provisioning';
 import { AdminAuthGuard } from './auth/admin-auth.guard.js';
 import { ConsoleModule } from './console/console.module.js';
+import { AccessRequestsController } from './controllers/access-requests.controller.js';
 import { ApisController } from './controllers/apis.controller.js';
 import { AuditController } from './controllers/audit.controller.js';
+import { ClientCertificatesController } from './controllers/client-certificates.controller.js';
 import { ClientsController } from './controllers/clients.controller.js';
 import { DocSectionsController } from './controllers/doc-sections.controller.js';
 import { EmailsController } from './controllers/emails.controller.js';
+import { ClientHandoversController, HandoversController } from './controllers/handovers.controller.js';
 import { InvitationsController } from './controllers/invitations.controller.js';
 import { TenantController } from './controllers/tenant.controller.js';
 import { UserCredentialsController } from './controllers/user-credentials.controller.js';
@@ -36,10 +40,14 @@ export const ADMIN_CONTROLLERS = [
   UserCredentialsController,
   ApisController,
   ClientsController,
+  ClientCertificatesController,
   AuditController,
   DocSectionsController,
   InvitationsController,
   EmailsController,
+  AccessRequestsController,
+  ClientHandoversController,
+  HandoversController,
 ];
 
 /** The internal admin app: the REST API under /admin/v1 and the operators' console under /console. */
@@ -60,6 +68,7 @@ export class AdminModule {
         DocsModule,
         InvitationsModule,
         ConsoleModule,
+        AccessProvisioningModule,
       ],
       controllers: ADMIN_CONTROLLERS,
       providers: [

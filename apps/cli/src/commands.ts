@@ -1,6 +1,7 @@
 import type { AppConfig } from '@gatehouse/config';
 import { migrateDatabase } from '@gatehouse/schema';
 import { bootstrapTenant, printBootstrap } from './bootstrap.command.js';
+import { runCredentialCommand } from './credential.commands.js';
 import { resolveDatabase } from './database-runtime.js';
 import { startAll } from './start.js';
 
@@ -26,6 +27,7 @@ export async function runCommand(command: string, config: AppConfig, options: Co
         process.stdout.write(printBootstrap(result, options.json));
         return 0;
       });
+    case 'secret': case 'certificate': return runCredentialCommand(command, config, process.argv.slice(process.argv.indexOf(command) + 1));
     case 'start':
       await startAll(config, log);
       return 0;

@@ -1,5 +1,6 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import type { AppConfig } from '@gatehouse/config';
+import { devTlsNotice } from '@gatehouse/http';
 import { migrateDatabase } from '@gatehouse/schema';
 import { createAdminApp } from '../../admin/src/admin.app.js';
 import { createIdentityApp } from '../../identity/src/identity.app.js';
@@ -44,6 +45,7 @@ export async function startAll(config: AppConfig, log: (line: string) => void): 
     running.push(identity);
     await identity.listen(runtime.config.port);
     log(`identity listening on port ${runtime.config.port} (${runtime.config.publicUrl})`);
+    if (runtime.config.devTls) process.stdout.write(devTlsNotice(runtime.config.dataDir));
     const admin = await createAdminApp({ config: runtime.config });
     running.push(admin);
     await admin.listen(runtime.config.adminPort);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { AppConfig } from '@gatehouse/config';
-import { configureHttpApp } from '@gatehouse/http';
+import { configureHttpApp, ensureDevCertificate } from '@gatehouse/http';
 import { IdentityModule, type IdentityModuleOptions } from './identity.module.js';
 import { installTokenFastPath } from './oauth/token-fast-path.js';
 
@@ -25,8 +25,14 @@ export async function createIdentityApp(options: IdentityAppOptions): Promise<Ne
   return app;
 }
 
-/** https when TLS_CERT_FILE and TLS_KEY_FILE are set; `undefined` (plain http) otherwise. */
+/** https when TLS_CERT_FILE and TLS_KEY_FILE are set, or with the development certificate when DEV_TLS=1; else plain http. */
 export function httpsFromConfig(config: AppConfig): { cert: Buffer; key: Buffer } | undefined {
-  if (!config.tlsCertFile || !config.tlsKeyFile) return undefined;
-  return { cert: readFileSync(config.tlsCertFile), key: readFileSync(config.tlsKeyFile) };
+  const files =
+    config.tlsCertFile && config.tlsKeyFile
+      ? { certFile: config.tlsCertFile, keyFile: config.tlsKeyFile }
+      : config.devTls
+        ? ensureDevCertificate(config.dataDir)
+        : undefined;
+  if (!files) return undefined;
+  return { cert: readFileSync(files.certFile), key: readFileSync(files.keyFile) };
 }

@@ -1,10 +1,12 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { LoginService } from '@gatehouse/accounts';
 import { SecretExpiryWarningService } from '@gatehouse/clients';
+import { HandoverSweepService } from '@gatehouse/handovers';
 import { InvitationSweepService } from '@gatehouse/invitations';
 import { OutboxDeliveryService } from '@gatehouse/mail';
+import { AccessRequestSweepService } from '@gatehouse/requests';
 import { SessionService } from '@gatehouse/sessions';
-import { ClientAuthenticator, SigningKeyService } from '@gatehouse/tokens';
+import { AssertionReplayGuard, AuthFailureTracker, SigningKeyService } from '@gatehouse/tokens';
 import { type Schedule, schedulesWith } from './schedules.js';
 import { WORKER_JOB_OPTIONS, type WorkerJobOptions } from './worker-options.js';
 
@@ -17,12 +19,15 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
 
   constructor(
     private readonly signingKeys: SigningKeyService,
-    private readonly authenticator: ClientAuthenticator,
+    private readonly authFailures: AuthFailureTracker,
+    private readonly assertionReplays: AssertionReplayGuard,
     private readonly logins: LoginService,
     private readonly sessions: SessionService,
     private readonly delivery: OutboxDeliveryService,
     private readonly invitations: InvitationSweepService,
     private readonly secretWarnings: SecretExpiryWarningService,
+    private readonly accessRequests: AccessRequestSweepService,
+    private readonly handovers: HandoverSweepService,
     @Inject(WORKER_JOB_OPTIONS) private readonly options: WorkerJobOptions,
   ) {}
 
@@ -34,11 +39,18 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
     this.every(schedules.secretExpiryWarning, () => this.warnExpiringSecrets());
     this.every(schedules.throttlePurge, () => this.purgeThrottles());
     this.every(schedules.sessionPurge, () => this.sessions.purgeEnded());
+    this.every(schedules.accessRequestExpiry, () => this.accessRequests.expireUnconfirmed());
+    this.every(schedules.handoverExpiry, () => this.handovers.expireOverdue());
   }
 
-  /** Client-authentication and login-source counters whose window and block are over. */
+  /** Failure counters whose window and block are over, and jtis of client assertions that expired. */
   async purgeThrottles(): Promise<number> {
-    return (await this.authenticator.purgeStaleThrottles()) + (await this.logins.purgeStaleSourceThrottles());
+    return (
+      (await this.authFailures.purgeStale()) +
+      (await this.logins.purgeStaleSourceThrottles()) +
+      (await this.assertionReplays.purgeExpired()) +
+      (await this.accessRequests.purgeStaleThrottles())
+    );
   }
 
   onApplicationShutdown(): void {

@@ -16,10 +16,14 @@ export const SCHEDULES = {
   invitationExpiry: { name: 'invitation-expiry', everyMs: 60 * 1000 },
   /** Mails each client's contact once per secret, 14 days before it expires. */
   secretExpiryWarning: { name: 'secret-expiry-warning', everyMs: 24 * 60 * 60 * 1000 },
-  /** Drops client-authentication and login-source failure counters whose window has passed. */
+  /** Drops failure counters whose window has passed, and the jtis of expired client assertions. */
   throttlePurge: { name: 'throttle-purge', everyMs: 10 * 60 * 1000 },
   /** Deletes Web UI sessions that ended (logout, timeout) more than a day ago (one DELETE). */
   sessionPurge: { name: 'session-purge', everyMs: 60 * 60 * 1000 },
+  /** Marks access requests unconfirmed for 24 hours expired, audited, in batches (SKIP LOCKED). */
+  accessRequestExpiry: { name: 'access-request-expiry', everyMs: 5 * 60 * 1000 },
+  /** Expires unrevealed credential handovers (no secret was created) and tells the contact person. */
+  handoverExpiry: { name: 'handover-expiry', everyMs: 5 * 60 * 1000 },
 } satisfies Record<string, Schedule>;
 
 export type ScheduleKey = keyof typeof SCHEDULES;

@@ -2,8 +2,10 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { AccountsModule } from '@gatehouse/accounts';
 import { ClientsModule } from '@gatehouse/clients';
 import type { AppConfig } from '@gatehouse/config';
+import { HandoversModule } from '@gatehouse/handovers';
 import { InvitationsModule } from '@gatehouse/invitations';
 import { MailModule } from '@gatehouse/mail';
+import { RequestsModule } from '@gatehouse/requests';
 import { SessionsModule } from '@gatehouse/sessions';
 import { type CoreOptions, coreImports } from '@gatehouse/schema';
 import { TokensModule } from '@gatehouse/tokens';
@@ -30,6 +32,8 @@ export class WorkerModule {
         InvitationsModule,
         ClientsModule,
         SessionsModule,
+        RequestsModule,
+        HandoversModule,
       ],
       providers: [SchedulerService, { provide: WORKER_JOB_OPTIONS, useValue: options.jobs ?? {} }],
     };

@@ -23,9 +23,17 @@ export interface ActivationLookup {
   expiresAt: Date;
 }
 
+/**
+ * Called inside the transaction in which a user sets a password with a link. Use cases that span
+ * contexts (an approved access request is fulfilled by the activation) register here.
+ */
+export type PasswordSetHook = (em: EntityManager, link: { tenantId: string; userId: string; purpose: string }) => Promise<void>;
+
 /** Single-use links that let a user choose a password (activation and reset). */
 @Injectable()
 export class ActivationService {
+  private readonly passwordSetHooks: PasswordSetHook[] = [];
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -35,6 +43,10 @@ export class ActivationService {
     private readonly hasher: SecretHasher,
     private readonly audit: AuditService,
   ) {}
+
+  onPasswordSet(hook: PasswordSetHook): void {
+    this.passwordSetHooks.push(hook);
+  }
 
   /** Inside the caller's transaction: kills older links, writes a new one and queues its mail. */
   async issue(em: EntityManager, user: User, purpose: AccountLinkPurpose): Promise<void> {
@@ -75,6 +87,7 @@ export class ActivationService {
         targetId: link.userId,
         details: { purpose: link.purpose },
       });
+      for (const hook of this.passwordSetHooks) await hook(em, { tenantId, userId: link.userId, purpose: link.purpose });
       return { userId: link.userId };
     });
   }

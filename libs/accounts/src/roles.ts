@@ -13,7 +13,9 @@ export type Permission =
   | 'Secrets.Manage'
   | 'Apis.Manage'
   | 'Scopes.Assign'
-  | 'Audit.Read';
+  | 'Audit.Read'
+  | 'Requests.Read'
+  | 'Requests.Decide';
 
 const CONTACT_PERSON: Permission[] = [
   'Users.Read',
@@ -23,9 +25,11 @@ const CONTACT_PERSON: Permission[] = [
   'Clients.Read',
   'Clients.Manage',
   'Secrets.Manage',
+  'Requests.Read',
+  'Requests.Decide',
 ];
-const IT_DEPARTMENT: Permission[] = ['Apis.Manage', 'Scopes.Assign', 'Clients.Read'];
-const AUDITOR: Permission[] = ['Audit.Read', 'Users.Read', 'Clients.Read'];
+const IT_DEPARTMENT: Permission[] = ['Apis.Manage', 'Scopes.Assign', 'Clients.Read', 'Requests.Read'];
+const AUDITOR: Permission[] = ['Audit.Read', 'Users.Read', 'Clients.Read', 'Requests.Read'];
 
 export const ALL_PERMISSIONS: Permission[] = [
   'Tenant.Manage',

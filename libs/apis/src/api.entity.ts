@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, type Relation } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, type Relation } from 'typeorm';
 import { Tenant } from '@gatehouse/tenants';
 
 /** The identifier URI of every tenant's built-in admin API. */
@@ -8,6 +8,7 @@ export const ADMIN_API_IDENTIFIER = 'api://gatehouse-admin';
 @Entity({ name: 'apis' })
 @Index('apis_tenant_identifier_key', ['tenantId', 'identifier'], { unique: true })
 @Index('apis_app_id_key', ['appId'], { unique: true })
+@Check('apis_access_token_version_check', `"access_token_version" IN (1, 2)`)
 export class Api {
   @PrimaryGeneratedColumn('uuid')
   id: string;
@@ -31,6 +32,10 @@ export class Api {
 
   @Column({ type: 'boolean', default: false })
   builtIn: boolean;
+
+  /** Entra's `requestedAccessTokenVersion`: 1 (v1 claims, `aud` = identifier) or 2 (the default). */
+  @Column({ type: 'smallint', default: 2 })
+  accessTokenVersion: number;
 
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt: Date;

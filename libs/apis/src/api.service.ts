@@ -23,6 +23,8 @@ export interface ApiView {
   identifier: string;
   displayName: string;
   builtIn: boolean;
+  /** Entra's requestedAccessTokenVersion: 1 (aud = identifier, v1 claims) or 2. */
+  accessTokenVersion: number;
   createdAt: string;
   scopes: ApiScopeView[];
 }
@@ -30,6 +32,12 @@ export interface ApiView {
 export interface CreateApiInput {
   identifier: string;
   displayName: string;
+  accessTokenVersion?: 1 | 2;
+}
+
+export interface UpdateApiInput {
+  displayName?: string;
+  accessTokenVersion?: 1 | 2;
 }
 
 export interface AddScopeInput {
@@ -53,6 +61,7 @@ export function toApiView(api: Api, scopes: ApiScope[]): ApiView {
     identifier: api.identifier,
     displayName: api.displayName,
     builtIn: api.builtIn,
+    accessTokenVersion: api.accessTokenVersion,
     createdAt: api.createdAt.toISOString(),
     scopes: scopes.filter((scope) => scope.apiId === api.id).map(toScopeView),
   };
@@ -110,14 +119,21 @@ export class ApiService {
     }
     try {
       return await this.dataSource.transaction(async (em) => {
-        const api = await this.apis.insertApi(em, { tenantId, appId: randomUUID(), identifier, displayName: input.displayName, builtIn: false });
+        const api = await this.apis.insertApi(em, {
+          tenantId,
+          appId: randomUUID(),
+          identifier,
+          displayName: input.displayName,
+          builtIn: false,
+          accessTokenVersion: input.accessTokenVersion ?? 2,
+        });
         await this.audit.record(em, {
           tenantId,
           actor,
           action: 'api.created',
           targetType: 'api',
           targetId: api.id,
-          details: { identifier, displayName: input.displayName, appId: api.appId },
+          details: { identifier, displayName: input.displayName, appId: api.appId, accessTokenVersion: api.accessTokenVersion },
         });
         await announceChange(em, 'tenant', tenantId);
         return toApiView(api, []);
@@ -141,6 +157,29 @@ export class ApiService {
     const api = await this.apis.findById(tenantId, id);
     if (!api) throw new ApiError(ApiErrorCode.NotFound, 'No such API.');
     return toApiView(api, await this.apis.scopesOf([api.id]));
+  }
+
+  /** Renames an API or changes the version of the tokens issued for it (the next token has it). */
+  async update(tenantId: string, actor: Actor, apiId: string, input: UpdateApiInput): Promise<ApiView> {
+    return this.dataSource.transaction(async (em) => {
+      const api = await this.apis.findById(tenantId, apiId, em, true);
+      if (!api) throw new ApiError(ApiErrorCode.NotFound, 'No such API.');
+      if (api.builtIn) throw new ApiError(ApiErrorCode.BuiltInImmutable, 'The built-in admin API cannot be changed.');
+      const before = { displayName: api.displayName, accessTokenVersion: api.accessTokenVersion };
+      api.displayName = input.displayName ?? api.displayName;
+      api.accessTokenVersion = input.accessTokenVersion ?? api.accessTokenVersion;
+      const saved = await em.getRepository(Api).save(api);
+      await this.audit.record(em, {
+        tenantId,
+        actor,
+        action: 'api.updated',
+        targetType: 'api',
+        targetId: api.id,
+        details: { before, after: { displayName: saved.displayName, accessTokenVersion: saved.accessTokenVersion } },
+      });
+      await announceChange(em, 'tenant', tenantId);
+      return toApiView(saved, await this.apis.scopesOf([api.id], em));
+    });
   }
 
   async addScope(tenantId: string, actor: Actor, apiId: string, input: AddScopeInput): Promise<ApiScopeView> {

@@ -7,6 +7,7 @@ import { ApiClient } from './api-client.entity.js';
 @Index('client_secrets_key_id_key', ['keyId'], { unique: true })
 @Index('client_secrets_client_idx', ['apiClientId'])
 @Index('client_secrets_expiry_idx', ['expiresAt'], { where: '"revoked_at" IS NULL' })
+@Index('client_secrets_hash_idx', ['secretHash'], { where: '"revoked_at" IS NULL' })
 export class ClientSecret {
   @PrimaryGeneratedColumn('uuid')
   id: string;
@@ -28,7 +29,7 @@ export class ClientSecret {
   @Column({ type: 'uuid' })
   keyId: string;
 
-  /** First three characters of the secret, to tell secrets apart. */
+  /** The first three characters of the secret (after the `gte_` prefix), to tell secrets apart. */
   @Column({ type: 'text' })
   hint: string;
 

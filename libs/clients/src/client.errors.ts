@@ -6,6 +6,10 @@ export enum ClientErrorCode {
   UnknownScopes = 'unknown_scopes',
   AdminScopesNotAssignable = 'admin_scopes_not_assignable',
   InvalidSecretExpiry = 'invalid_secret_expiry',
+  InvalidCertificate = 'invalid_certificate',
+  CertificateExpired = 'certificate_expired',
+  CertificateTaken = 'certificate_taken',
+  CertificateNotFound = 'certificate_not_found',
 }
 
 export class ClientError extends Error {

@@ -5,7 +5,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { type User, UserRepository, mayManageUser } from '@gatehouse/accounts';
 import { type Actor, AuditService } from '@gatehouse/audit';
 import { type Page, type PageRequest, decodeCursor, pageSize, toPage } from '@gatehouse/database';
-import { SecretHasher, generateOpaqueSecret } from '@gatehouse/crypto';
+import { SecretHasher, generateClientSecret, secretHint } from '@gatehouse/crypto';
 import { announceChange } from '@gatehouse/database';
 import type { ApiClient, ClientState } from './api-client.entity.js';
 import { ClientError, ClientErrorCode } from './client.errors.js';
@@ -29,6 +29,13 @@ export interface IssueSecretInput {
   expiresInDays?: number;
 }
 
+/**
+ * Called inside the transaction in which a client turns `active` (scopes assigned, or enabled
+ * with scopes), with the acting principal. Use cases that span contexts (the first credential
+ * handover of an approved access request) register here: clients depends on none of them.
+ */
+export type ClientActivatedHook = (em: EntityManager, client: ApiClient, actor: Actor) => Promise<void>;
+
 export const DEFAULT_SECRET_DAYS = 180;
 export const MAX_SECRET_DAYS = 730;
 const DAY_MS = 86_400_000;
@@ -36,6 +43,8 @@ const DAY_MS = 86_400_000;
 /** API clients: lifecycle, granted scopes and secrets. */
 @Injectable()
 export class ClientService {
+  private readonly activatedHooks: ClientActivatedHook[] = [];
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly clients: ClientRepository,
@@ -44,6 +53,10 @@ export class ClientService {
     private readonly hasher: SecretHasher,
     private readonly audit: AuditService,
   ) {}
+
+  onActivated(hook: ClientActivatedHook): void {
+    this.activatedHooks.push(hook);
+  }
 
   /** `active` at once when the owner holds a role (an operator's client), else `awaiting_scopes`. */
   async create(tenantId: string, actor: Actor, input: CreateClientInput, em?: EntityManager): Promise<ClientView> {
@@ -111,6 +124,7 @@ export class ClientService {
     return this.dataSource.transaction(async (tx) => {
       const client = await this.require(tenantId, clientId, tx);
       const before = await this.scopeStrings(client, tx);
+      const stateBefore = client.state;
       const resolved = await this.scopes.resolve(tx, tenantId, requested);
       await this.clients.replaceGrants(tx, client, resolved.map((scope) => scope.id));
       if (client.state === 'awaiting_scopes' && resolved.length > 0) client.state = 'active';
@@ -118,6 +132,7 @@ export class ClientService {
       const saved = await this.clients.save(tx, client);
       const scopes = await this.scopeStrings(client, tx);
       await this.record(tx, tenantId, actor, 'client.scopes.set', saved, { before, after: scopes, state: saved.state });
+      await this.activated(tx, stateBefore, saved, actor);
       await announceChange(tx, 'client', tenantId, client.clientId);
       return { scopes, state: saved.state };
     });
@@ -132,12 +147,12 @@ export class ClientService {
     return this.transaction(em, async (tx) => {
       const client = await this.require(tenantId, clientId, tx);
       if (client.ownerUserId) await this.requireOwner(tx, tenantId, actor, client.ownerUserId);
-      const secretText = generateOpaqueSecret();
+      const secretText = generateClientSecret();
       const secret = await this.clients.insertSecret(tx, {
         tenantId,
         apiClientId: client.id,
         keyId: randomUUID(),
-        hint: secretText.slice(0, 3),
+        hint: secretHint(secretText),
         displayName: input.displayName ?? '',
         secretHash: this.hasher.hash(secretText),
         expiresAt: new Date(Date.now() + days * DAY_MS),
@@ -160,8 +175,8 @@ export class ClientService {
   }
 
   /** Revokes one secret; revoking a revoked secret changes nothing. */
-  async revokeSecret(tenantId: string, actor: Actor, clientId: string, keyId: string): Promise<void> {
-    await this.dataSource.transaction(async (tx) => {
+  async revokeSecret(tenantId: string, actor: Actor, clientId: string, keyId: string, em?: EntityManager): Promise<void> {
+    await this.transaction(em, async (tx) => {
       const client = await this.require(tenantId, clientId, tx);
       const secret = await this.clients.findSecret(tx, client.id, keyId);
       if (!secret) throw new ClientError(ClientErrorCode.SecretNotFound, 'No such secret.');
@@ -186,6 +201,7 @@ export class ClientService {
       client.state = await next(tx, client);
       const saved = await this.clients.save(tx, client);
       await this.record(tx, tenantId, actor, action, saved, { before, state: saved.state });
+      await this.activated(tx, before, saved, actor);
       await announceChange(tx, 'client', tenantId, client.clientId);
       return toClientView(saved, await this.scopeStrings(saved, tx));
     });
@@ -203,6 +219,21 @@ export class ClientService {
       throw new ClientError(ClientErrorCode.OwnerPrivileged, "The owner's roles carry permissions you do not hold.");
     }
     return owner;
+  }
+
+  /**
+   * The client of this tenant, row-locked in the caller's transaction, if the actor may manage its
+   * credentials or state (mint, revoke, hand over): the owner rule of {@link issueSecret}.
+   */
+  async requireManageable(tenantId: string, actor: Actor, clientId: string, em: EntityManager): Promise<ApiClient> {
+    const client = await this.require(tenantId, clientId, em);
+    if (client.ownerUserId) await this.requireOwner(em, tenantId, actor, client.ownerUserId);
+    return client;
+  }
+
+  private async activated(tx: EntityManager, before: ClientState, client: ApiClient, actor: Actor): Promise<void> {
+    if (before === 'active' || client.state !== 'active') return;
+    for (const hook of this.activatedHooks) await hook(tx, client, actor);
   }
 
   private async ownerHasRoles(tx: EntityManager, client: ApiClient): Promise<boolean> {

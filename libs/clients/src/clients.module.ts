@@ -3,6 +3,7 @@ import { AccountsModule } from '@gatehouse/accounts';
 import { ApisModule } from '@gatehouse/apis';
 import { AuditModule } from '@gatehouse/audit';
 import { MailModule } from '@gatehouse/mail';
+import { ClientCertificateService } from './client-certificate.service.js';
 import { ClientRepository } from './client.repository.js';
 import { ClientService } from './client.service.js';
 import { ScopeResolver } from './scope-resolver.js';
@@ -10,7 +11,7 @@ import { SecretExpiryWarningService } from './secret-expiry-warning.service.js';
 
 @Module({
   imports: [AuditModule, AccountsModule, ApisModule, MailModule],
-  providers: [ClientRepository, ScopeResolver, ClientService, SecretExpiryWarningService],
-  exports: [ClientService, ClientRepository, SecretExpiryWarningService],
+  providers: [ClientRepository, ScopeResolver, ClientService, ClientCertificateService, SecretExpiryWarningService],
+  exports: [ClientService, ClientCertificateService, ClientRepository, SecretExpiryWarningService],
 })
 export class ClientsModule {}

@@ -2,9 +2,21 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AuditService, SYSTEM_ACTOR } from '@gatehouse/audit';
-import { MailOutbox, type OutboxEntry, isSingleAddress, secretExpiryEmail } from '@gatehouse/mail';
+import { type EntityManager } from 'typeorm';
+import { MailOutbox, type OutboxEntry, certificateExpiryEmail, isSingleAddress, secretExpiryEmail } from '@gatehouse/mail';
 
 export const WARN_DAYS_BEFORE_EXPIRY = 14;
+
+interface DueCertificate {
+  tenant_id: string;
+  key_id: string;
+  thumbprint: string;
+  display_name: string;
+  expires_at: Date;
+  client_name: string;
+  client_id: string;
+  contact_email: string | null;
+}
 
 interface DueSecret {
   tenant_id: string;
@@ -18,10 +30,10 @@ interface DueSecret {
 }
 
 /**
- * Warns each client's contact once per secret, 14 days before it expires: a bounded batch is
- * claimed (SKIP LOCKED), marked warned, its mails queued and one audit event per secret written
- * (`client.secret.expiry_warned`, also when the client has no contact address to mail) in one
- * transaction.
+ * Warns each client's contact once per secret and per certificate, 14 days before it expires: a
+ * bounded batch is claimed (SKIP LOCKED), marked warned, its mails queued and one audit event per
+ * credential written (`client.secret.expiry_warned`, `client.certificate.expiry_warned`, also when
+ * the client has no contact address to mail) in one transaction.
  */
 @Injectable()
 export class SecretExpiryWarningService {
@@ -33,17 +45,45 @@ export class SecretExpiryWarningService {
 
   async warnExpiring(batchSize = 500, maxBatches = 100): Promise<{ warned: number; mailed: number }> {
     const total = { warned: 0, mailed: 0 };
-    for (let i = 0; i < maxBatches; i++) {
-      const batch = await this.warnBatch(batchSize);
-      total.warned += batch.warned;
-      total.mailed += batch.mailed;
-      if (batch.warned < batchSize) break;
+    for (const kind of [(em: EntityManager) => this.warnSecrets(em), (em: EntityManager) => this.warnCertificates(em)]) {
+      for (let i = 0; i < maxBatches; i++) {
+        const batch = await this.dataSource.transaction((em) => kind(em)(batchSize));
+        total.warned += batch.warned;
+        total.mailed += batch.mailed;
+        if (batch.warned < batchSize) break;
+      }
     }
     return total;
   }
 
-  private warnBatch(limit: number): Promise<{ warned: number; mailed: number }> {
-    return this.dataSource.transaction(async (em) => {
+  private warnCertificates(em: EntityManager): (limit: number) => Promise<{ warned: number; mailed: number }> {
+    return async (limit) => {
+      const rows: DueCertificate[] = await em.query(
+        `WITH due AS (SELECT k.id FROM client_certificates k
+                       WHERE k.expiry_warned_at IS NULL
+                         AND k.not_after > now() AND k.not_after <= now() + make_interval(days => $2)
+                       ORDER BY k.not_after LIMIT $1 FOR UPDATE SKIP LOCKED),
+              warned AS (UPDATE client_certificates k SET expiry_warned_at = now() FROM due WHERE k.id = due.id
+                         RETURNING k.tenant_id, k.key_id, k.thumbprint, k.display_name, k.not_after AS expires_at, k.api_client_id)
+         SELECT w.tenant_id, w.key_id, w.thumbprint, w.display_name, w.expires_at, c.display_name AS client_name, c.client_id, c.contact_email
+           FROM warned w JOIN api_clients c ON c.id = w.api_client_id`,
+        [limit, WARN_DAYS_BEFORE_EXPIRY],
+      );
+      return this.notify(em, rows, 'client.certificate.expiry_warned', (row) => ({
+        mail: certificateExpiryEmail({
+          clientDisplayName: row.client_name,
+          clientId: row.client_id,
+          thumbprint: row.thumbprint,
+          displayName: row.display_name,
+          expiresAt: new Date(row.expires_at),
+        }),
+        details: { keyId: row.key_id, thumbprint: row.thumbprint },
+      }));
+    };
+  }
+
+  private warnSecrets(em: EntityManager): (limit: number) => Promise<{ warned: number; mailed: number }> {
+    return async (limit) => {
       const rows: DueSecret[] = await em.query(
         `WITH due AS (SELECT s.id FROM client_secrets s
                        WHERE s.revoked_at IS NULL AND s.expiry_warned_at IS NULL
@@ -55,36 +95,39 @@ export class SecretExpiryWarningService {
            FROM warned w JOIN api_clients c ON c.id = w.api_client_id`,
         [limit, WARN_DAYS_BEFORE_EXPIRY],
       );
-      const mails: OutboxEntry[] = rows
-        .filter((row) => isSingleAddress(row.contact_email))
-        .map((row) => ({
-          tenantId: row.tenant_id,
-          to: row.contact_email!,
-          mail: secretExpiryEmail({
-            clientDisplayName: row.client_name,
-            clientId: row.client_id,
-            secretHint: row.hint,
-            secretDisplayName: row.display_name,
-            expiresAt: new Date(row.expires_at),
-          }),
-        }));
-      await this.outbox.enqueueMany(em, mails);
-      for (const row of rows) {
-        await this.audit.record(em, {
-          tenantId: row.tenant_id,
-          actor: SYSTEM_ACTOR,
-          action: 'client.secret.expiry_warned',
-          targetType: 'client',
-          targetId: row.client_id,
-          details: {
-            keyId: row.key_id,
-            hint: row.hint,
-            expiresAt: new Date(row.expires_at).toISOString(),
-            mailed: isSingleAddress(row.contact_email),
-          },
-        });
-      }
-      return { warned: rows.length, mailed: mails.length };
-    });
+      return this.notify(em, rows, 'client.secret.expiry_warned', (row) => ({
+        mail: secretExpiryEmail({
+          clientDisplayName: row.client_name,
+          clientId: row.client_id,
+          secretHint: row.hint,
+          secretDisplayName: row.display_name,
+          expiresAt: new Date(row.expires_at),
+        }),
+        details: { keyId: row.key_id, hint: row.hint },
+      }));
+    };
+  }
+
+  /** Queues the mails (to contacts with one plain address) and writes one audit event per credential. */
+  private async notify<T extends { tenant_id: string; client_id: string; contact_email: string | null; expires_at: Date }>(
+    em: EntityManager,
+    rows: T[],
+    action: string,
+    render: (row: T) => { mail: OutboxEntry['mail']; details: Record<string, unknown> },
+  ): Promise<{ warned: number; mailed: number }> {
+    const rendered = rows.map((row) => ({ row, ...render(row), mailed: isSingleAddress(row.contact_email) }));
+    const mails = rendered.filter((r) => r.mailed).map((r) => ({ tenantId: r.row.tenant_id, to: r.row.contact_email!, mail: r.mail }));
+    await this.outbox.enqueueMany(em, mails);
+    for (const { row, details, mailed } of rendered) {
+      await this.audit.record(em, {
+        tenantId: row.tenant_id,
+        actor: SYSTEM_ACTOR,
+        action,
+        targetType: 'client',
+        targetId: row.client_id,
+        details: { ...details, expiresAt: new Date(row.expires_at).toISOString(), mailed },
+      });
+    }
+    return { warned: rows.length, mailed: mails.length };
   }
 }

@@ -25,6 +25,10 @@ export interface AppConfig {
   /** Value handed to Express' `trust proxy` setting; `false` trusts no proxy. */
   trustProxy: false | string[];
   logLevel: LogLevel;
+  /** While Postgres is unreachable, the token endpoint keeps issuing from its caches this long (0 = never). */
+  tokenOutageGraceSeconds: number;
+  /** `DEV_TLS=1`: serve the identity app over https with a development certificate under `dataDir`. */
+  devTls: boolean;
 }
 
 export class ConfigError extends Error {

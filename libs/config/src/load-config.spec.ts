@@ -32,7 +32,24 @@ describe('loadConfig', () => {
       mailFrom: 'Gatehouse <no-reply@localhost>',
       trustProxy: false,
       logLevel: 'info',
+      tokenOutageGraceSeconds: 600,
+      devTls: false,
     });
+  });
+
+  it('DEV_TLS=1 makes the default PUBLIC_URL https; TOKEN_OUTAGE_GRACE_SECONDS takes whole seconds, 0 included', () => {
+    expect(loadConfig({ DATA_DIR: dataDir(), DEV_TLS: '1', TOKEN_OUTAGE_GRACE_SECONDS: '0' })).toMatchObject({
+      devTls: true,
+      publicUrl: 'https://localhost:3000',
+      tokenOutageGraceSeconds: 0,
+    });
+    expect(problemsOf({ DATA_DIR: dataDir(), DEV_TLS: 'maybe', TOKEN_OUTAGE_GRACE_SECONDS: '-5' })).toEqual([
+      'DEV_TLS must be 1 or 0 (got "maybe")',
+      'TOKEN_OUTAGE_GRACE_SECONDS must be a whole number of seconds (got "-5")',
+    ]);
+    expect(
+      problemsOf({ DATA_DIR: dataDir(), DEV_TLS: '1', NODE_ENV: 'production', SECRET_PEPPER: KEY, KEY_ENCRYPTION_KEY: KEY }),
+    ).toEqual(['DEV_TLS is for development; set TLS_CERT_FILE and TLS_KEY_FILE in production']);
   });
 
   it('generates development keys once into DATA_DIR, readable by the owner only', () => {

@@ -24,7 +24,10 @@ export function loadConfig(env: Env): AppConfig {
   const logLevel = oneOf(read('LOG_LEVEL') ?? 'info', LOG_LEVELS, 'LOG_LEVEL', problems);
   const dataDir = resolve(read('DATA_DIR') ?? './var');
   const databaseUrl = optionalUrl(read('DATABASE_URL'), ['postgres:', 'postgresql:'], 'DATABASE_URL', problems);
-  const publicUrl = optionalUrl(read('PUBLIC_URL') ?? 'http://localhost:3000', ['http:', 'https:'], 'PUBLIC_URL', problems);
+  const devTls = flag(read('DEV_TLS'), 'DEV_TLS', problems);
+  const defaultPublicUrl = `${devTls ? 'https' : 'http'}://localhost:3000`;
+  const publicUrl = optionalUrl(read('PUBLIC_URL') ?? defaultPublicUrl, ['http:', 'https:'], 'PUBLIC_URL', problems);
+  const tokenOutageGraceSeconds = seconds(read('TOKEN_OUTAGE_GRACE_SECONDS') ?? '600', 'TOKEN_OUTAGE_GRACE_SECONDS', problems);
   const smtpUrl = optionalUrl(read('SMTP_URL'), ['smtp:', 'smtps:'], 'SMTP_URL', problems);
   const port = portNumber(read('PORT') ?? '3000', 'PORT', problems);
   const adminPort = portNumber(read('ADMIN_PORT') ?? '3001', 'ADMIN_PORT', problems);
@@ -47,6 +50,7 @@ export function loadConfig(env: Env): AppConfig {
   const trustProxy = parseTrustProxy(read('TRUST_PROXY'));
 
   const production = nodeEnv === 'production';
+  if (production && devTls) problems.push('DEV_TLS is for development; set TLS_CERT_FILE and TLS_KEY_FILE in production');
   let secretPepper = key(read('SECRET_PEPPER'), 'SECRET_PEPPER', problems);
   let keyEncryptionKey = key(read('KEY_ENCRYPTION_KEY'), 'KEY_ENCRYPTION_KEY', problems);
   if (production && !read('SECRET_PEPPER')) problems.push('SECRET_PEPPER is required when NODE_ENV=production');
@@ -77,7 +81,22 @@ export function loadConfig(env: Env): AppConfig {
     tlsKeyFile,
     trustProxy,
     logLevel: logLevel as LogLevel,
+    tokenOutageGraceSeconds: tokenOutageGraceSeconds!,
+    devTls,
   };
+}
+
+function flag(value: string | undefined, name: string, problems: string[]): boolean {
+  if (value === undefined || ['0', 'false', 'no'].includes(value.toLowerCase())) return false;
+  if (['1', 'true', 'yes'].includes(value.toLowerCase())) return true;
+  problems.push(`${name} must be 1 or 0 (got "${value}")`);
+  return false;
+}
+
+function seconds(value: string, name: string, problems: string[]): number | undefined {
+  if (/^\d{1,7}$/.test(value)) return Number(value);
+  problems.push(`${name} must be a whole number of seconds (got "${value}")`);
+  return undefined;
 }
 
 function oneOf<T extends string>(value: string, allowed: T[], name: string, problems: string[]): T | undefined {

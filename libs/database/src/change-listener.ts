@@ -7,6 +7,10 @@ type Subscriber = (event: ChangeEvent) => void;
  * Holds one dedicated connection that LISTENs for {@link CHANGE_CHANNEL}. Caches subscribe to it
  * and must not trust themselves while {@link connected} is false: a notification may have been
  * missed, so every subscriber is told to drop everything whenever the connection is (re)made.
+ *
+ * It also knows when Postgres is down: the connection was lost at {@link disconnectedAt} and a
+ * query has failed since ({@link reportUnreachable}). Caches that may serve through an outage
+ * ({@link servesHeldEntries}) hold their entries meanwhile, and drop them when it is back.
  */
 export class ChangeListener {
   private client: pg.Client | undefined;
@@ -14,6 +18,8 @@ export class ChangeListener {
   private stopped = false;
   private retryTimer: NodeJS.Timeout | undefined;
   private isConnected = false;
+  private lostAt: number | null = null;
+  private unreachable = false;
 
   constructor(
     private readonly url: string,
@@ -22,6 +28,25 @@ export class ChangeListener {
 
   get connected(): boolean {
     return this.isConnected;
+  }
+
+  /** When the connection was lost (null while connected). */
+  get disconnectedAt(): number | null {
+    return this.isConnected ? null : this.lostAt;
+  }
+
+  /** A query failed because Postgres cannot be reached: while disconnected, that confirms an outage. */
+  reportUnreachable(): void {
+    if (!this.isConnected) this.unreachable = true;
+  }
+
+  /**
+   * True while an outage is confirmed (connection lost, a query failed since) and began less than
+   * `graceMs` ago: entries loaded before it may be served. Merely losing this connection while
+   * queries still work is no outage: caches are then bypassed, as always while disconnected.
+   */
+  servesHeldEntries(graceMs: number): boolean {
+    return graceMs > 0 && !this.isConnected && this.unreachable && Date.now() - (this.lostAt ?? 0) < graceMs;
   }
 
   subscribe(subscriber: Subscriber): () => void {
@@ -56,9 +81,12 @@ export class ChangeListener {
       await client.query(`LISTEN ${CHANGE_CHANNEL}`);
       this.client = client;
       this.isConnected = true;
+      this.unreachable = false;
+      this.lostAt = null;
       this.publish({ kind: 'tenant', tenantId: '*', id: '*' });
     } catch (error) {
       await client.end().catch(() => undefined);
+      this.lostAt ??= Date.now();
       this.log(`change listener could not connect: ${(error as Error).message}`);
       this.scheduleRetry();
     }
@@ -68,7 +96,9 @@ export class ChangeListener {
     if (this.client !== client) return;
     this.client = undefined;
     this.isConnected = false;
-    this.publish({ kind: 'tenant', tenantId: '*', id: '*' });
+    this.lostAt = Date.now();
+    // Entries stay: they are not trusted while disconnected, may serve through a confirmed outage,
+    // and are all dropped by the announcement every (re)connection makes.
     client.end().catch(() => undefined);
     this.scheduleRetry();
   }

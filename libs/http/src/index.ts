@@ -4,3 +4,5 @@ export * from './operations.module.js';
 export * from './configure-app.js';
 export * from './form-protection.js';
 export * from './return-to.js';
+export * from './source-address.js';
+export * from './dev-tls.js';

@@ -46,10 +46,10 @@ export class InvitationService {
   ) {}
 
   /** The invitation row, its outbox mail and its audit event commit together or not at all. */
-  create(tenantId: string, actor: Actor, input: CreateInvitationInput): Promise<InvitationView> {
+  create(tenantId: string, actor: Actor, input: CreateInvitationInput, tx?: EntityManager): Promise<InvitationView> {
     const hours = checkHours(input.expiresInHours);
     const slugs = [...new Set(input.sections)];
-    return this.dataSource.transaction(async (em) => {
+    const work = async (em: EntityManager) => {
       const user = await this.users.findById(tenantId, input.userId, em);
       if (!user) throw new InvitationError(InvitationErrorCode.UserNotFound, 'No such user.');
       refuseDisabled(user);
@@ -71,7 +71,8 @@ export class InvitationService {
         expiresInHours: hours,
       });
       return toInvitationView(invitation);
-    });
+    };
+    return tx ? work(tx) : this.dataSource.transaction(work);
   }
 
   async list(tenantId: string, filter: PageRequest & { status?: InvitationStatus }): Promise<Page<InvitationView>> {

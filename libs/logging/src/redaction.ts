@@ -32,7 +32,7 @@ export const REDACT_PATHS = [
 ];
 
 /** Path segments that carry link tokens are masked before a URL reaches a log. */
-const TOKEN_IN_PATH = /\/(invitations|activate|reset-password)\/[^/?#]+/g;
+const TOKEN_IN_PATH = /\/(invitations|activate|reset-password|handover|confirm)\/[^/?#]+/g;
 const SECRET_IN_QUERY = /([?&](?:client_secret|client_assertion|token|password|code)=)[^&#]*/gi;
 
 export function maskUrl(url: string): string {

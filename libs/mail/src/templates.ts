@@ -1,6 +1,26 @@
 /** A mail ready for the outbox: plain text and HTML of the same message. */
 export interface RenderedEmail {
-  template: 'invitation' | 'activation' | 'password-reset' | 'password-changed' | 'secret-expiry' | 'staff-invitation';
+  template:
+    | 'invitation'
+    | 'activation'
+    | 'password-reset'
+    | 'password-changed'
+    | 'secret-expiry'
+    // credential-templates.ts:
+    | 'client-auth-burst'
+    | 'secret-leaked'
+    | 'certificate-expiry'
+    // request-templates.ts:
+    | 'access-request-confirm'
+    | 'access-request-submitted'
+    | 'access-request-approved'
+    | 'access-request-rejected'
+    | 'client-awaiting-scopes'
+    | 'handover'
+    | 'handover-sent'
+    | 'handover-expired'
+    // staff-templates.ts:
+    | 'staff-invitation';
   subject: string;
   text: string;
   html: string;
@@ -13,11 +33,11 @@ export function escapeHtml(value: string): string {
 }
 
 /** Subjects are one line whatever the data says. */
-function oneLine(value: string): string {
+export function oneLine(value: string): string {
   return value.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ').slice(0, 200);
 }
 
-function page(title: string, paragraphs: string[], link?: { href: string; label: string }): string {
+export function page(title: string, paragraphs: string[], link?: { href: string; label: string }): string {
   const body = paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n');
   const button = link ? `<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>\n<p>${escapeHtml(link.href)}</p>` : '';
   return `<!doctype html>\n<html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>\n<body>\n${body}\n${button}\n</body></html>\n`;

@@ -4,10 +4,12 @@ import { DocSection, DocSectionGrant } from '@gatehouse/docs';
 import { Invitation } from '@gatehouse/invitations';
 import { Email } from '@gatehouse/mail';
 import { Api, ApiScope } from '@gatehouse/apis';
-import { ApiClient, ClientScopeGrant, ClientSecret } from '@gatehouse/clients';
-import { ClientAuthThrottle, SigningKey } from '@gatehouse/tokens';
+import { ApiClient, ClientCertificate, ClientScopeGrant, ClientSecret } from '@gatehouse/clients';
+import { ClientAuthThrottle, SigningKey, SourceThrottle, UsedClientAssertion } from '@gatehouse/tokens';
 import { AuditEvent } from '@gatehouse/audit';
 import { Session } from '@gatehouse/sessions';
+import { AccessRequest, AccessRequestThrottle } from '@gatehouse/requests';
+import { CredentialHandover } from '@gatehouse/handovers';
 
 /** Every entity of every context: the complete schema that migrations are generated from. */
 export const ENTITIES = [
@@ -17,9 +19,12 @@ export const ENTITIES = [
   ApiScope,
   ApiClient,
   ClientSecret,
+  ClientCertificate,
   ClientScopeGrant,
   SigningKey,
   ClientAuthThrottle,
+  SourceThrottle,
+  UsedClientAssertion,
   LoginSourceThrottle,
   AuditEvent,
   Session,
@@ -32,4 +37,7 @@ export const ENTITIES = [
   TotpFactor,
   RecoveryCode,
   Passkey,
+  AccessRequest,
+  AccessRequestThrottle,
+  CredentialHandover,
 ];

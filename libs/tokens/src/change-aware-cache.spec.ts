@@ -4,6 +4,13 @@ import { ChangeAwareCache, NOT_CACHED } from './change-aware-cache.js';
 
 class FakeListener {
   connected = true;
+  outage = false;
+  reportUnreachable() {
+    if (!this.connected) this.outage = true;
+  }
+  servesHeldEntries(graceMs: number) {
+    return graceMs > 0 && !this.connected && this.outage;
+  }
   private readonly subscribers: Array<(event: ChangeEvent) => void> = [];
   subscribe(fn: (event: ChangeEvent) => void) {
     this.subscribers.push(fn);
@@ -105,6 +112,31 @@ describe('ChangeAwareCache', () => {
     release(2);
     await pending;
     expect(cache.peek('t1|c')).toBe(NOT_CACHED);
+  });
+
+  it('through a confirmed database outage, held entries are served (also by peek) only with a grace period', async () => {
+    const unavailable = () => Promise.reject(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
+    for (const outageGraceMs of [0, 60_000]) {
+      const { listener, cache, load } = setup({ outageGraceMs, ttlMs: 1 });
+      await cache.get('t1|a', 't1', load);
+      await new Promise((resolve) => setTimeout(resolve, 5)); // expired by TTL: an outage serves it all the same
+      listener.connected = false;
+      expect(cache.peek('t1|a')).toBe(NOT_CACHED); // disconnected is not yet an outage
+      const first = cache.get('t1|a', 't1', unavailable);
+      if (outageGraceMs === 0) {
+        await expect(first).rejects.toThrow('ECONNREFUSED');
+        expect(cache.peek('t1|a')).toBe(NOT_CACHED);
+        continue;
+      }
+      expect(await first).toBe(1);
+      expect(cache.peek('t1|a')).toBe(1);
+      await expect(cache.get('t1|b', 't1', unavailable)).rejects.toThrow('ECONNREFUSED');
+      await expect(cache.get('t1|c', 't1', () => Promise.reject(new Error('syntax error')))).rejects.toThrow('syntax');
+      listener.connected = true;
+      listener.outage = false;
+      listener.emit({ kind: 'tenant', tenantId: '*', id: '*' });
+      expect(cache.peek('t1|a')).toBe(NOT_CACHED);
+    }
   });
 
   it('a remembered value can be peeked', () => {

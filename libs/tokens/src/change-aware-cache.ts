@@ -1,4 +1,4 @@
-import type { ChangeEvent, ChangeKind, ChangeListener } from '@gatehouse/database';
+import { type ChangeEvent, type ChangeKind, type ChangeListener, isDatabaseUnavailable } from '@gatehouse/database';
 
 interface Entry<V> {
   tenantId: string;
@@ -21,12 +21,21 @@ export interface ChangeAwareCacheOptions {
   maxEntries?: number;
   /** Any relevant event drops every entry (for caches keyed by something other than the tenant). */
   dropAllOnChange?: boolean;
+  /**
+   * While Postgres is down, serve the entries loaded before the outage for this long after it
+   * began (TOKEN_OUTAGE_GRACE_SECONDS); 0 or absent: never.
+   */
+  outageGraceMs?: number;
 }
 
 /**
  * A per-replica cache that trusts itself only while the change listener is connected. Entries
  * hold the loading promise from the start, so a change announced while a load is in flight drops
  * that load too. `{kind: 'tenant', tenantId: '*'}` (sent on every (re)connect) drops everything.
+ *
+ * Through a database outage (see {@link ChangeListener.servesHeldEntries}) the entries it held
+ * when the outage began are served, whatever their age, until the grace period ends; nothing new
+ * is learnt meanwhile, and the reconnection drops them all.
  */
 export class ChangeAwareCache<V> {
   private readonly entries = new Map<string, Entry<V>>();
@@ -40,7 +49,7 @@ export class ChangeAwareCache<V> {
   }
 
   get(key: string, tenantId: string, load: () => Promise<V>): Promise<V> {
-    if (!this.listener.connected) return load();
+    if (!this.listener.connected) return this.getDisconnected(key, load);
     const now = Date.now();
     const cached = this.entries.get(key);
     if (cached && cached.expiresAt > now) return cached.value;
@@ -62,7 +71,7 @@ export class ChangeAwareCache<V> {
    * else {@link NOT_CACHED} and the caller goes through {@link get}.
    */
   peek(key: string): V | typeof NOT_CACHED {
-    if (!this.listener.connected) return NOT_CACHED;
+    if (!this.listener.connected) return this.held(key);
     const cached = this.entries.get(key);
     return cached?.settled && cached.expiresAt > Date.now() ? cached.settled.value : NOT_CACHED;
   }
@@ -100,6 +109,26 @@ export class ChangeAwareCache<V> {
 
   clear(): void {
     this.entries.clear();
+  }
+
+  /** Disconnected: a held entry through a confirmed outage, else a load (whose failure may confirm one). */
+  private getDisconnected(key: string, load: () => Promise<V>): Promise<V> {
+    const held = this.held(key);
+    if (held !== NOT_CACHED) return Promise.resolve(held);
+    return load().catch((error: unknown) => {
+      if (!isDatabaseUnavailable(error)) throw error;
+      this.listener.reportUnreachable();
+      const fallback = this.held(key);
+      if (fallback === NOT_CACHED) throw error;
+      return fallback;
+    });
+  }
+
+  /** The value loaded before the outage, while the outage is confirmed and within its grace. */
+  private held(key: string): V | typeof NOT_CACHED {
+    if (!this.listener.servesHeldEntries(this.options.outageGraceMs ?? 0)) return NOT_CACHED;
+    const settled = this.entries.get(key)?.settled;
+    return settled ? settled.value : NOT_CACHED;
   }
 
   private onChange(event: ChangeEvent): void {

@@ -1,3 +1,4 @@
+import { type KeyObject, X509Certificate } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -19,14 +20,27 @@ export interface SecretRow {
   expiresAt: Date;
 }
 
+/** A registered certificate, with its public key ready to verify client assertions. */
+export interface CertificateRow {
+  keyId: string;
+  /** SHA-1 upper-case hex (Entra's thumbprint). */
+  thumbprint: string;
+  x5t: string;
+  x5tS256: string;
+  notBefore: Date;
+  notAfter: Date;
+  key: KeyObject;
+}
+
 /** Everything the token endpoint needs to know about one client, read in one round trip. */
 export interface ClientSnapshot {
   client: ClientRow;
   /** Secrets not revoked (expired ones included, so that an expired secret is told apart). */
   secrets: SecretRow[];
+  /** Certificates registered for client assertions (expired ones included, told apart at use). */
+  certificates: CertificateRow[];
   /** Granted scope values by API id (never the admin API's: those come from the owner's roles). */
   grants: Map<string, string[]>;
-  blockedUntil: Date | null;
 }
 
 export interface ApiRow {
@@ -35,11 +49,14 @@ export interface ApiRow {
   identifier: string;
   builtIn: boolean;
   scopes: string[];
+  /** 1: Entra v1 claims; 2: v2 (the default). */
+  accessTokenVersion: 1 | 2;
 }
 
 export type ThrottleResult = FailureCount;
 
-const THROTTLES = new FailureWindows('client_auth_throttles', 'client_id');
+const CLIENT_FAILURES = new FailureWindows('client_auth_throttles', 'client_id');
+const SOURCE_COUNTERS = new FailureWindows('source_throttles', 'source');
 
 interface SnapshotRecord {
   id: string;
@@ -48,15 +65,17 @@ interface SnapshotRecord {
   owner_user_id: string | null;
   owner_status: UserStatus | null;
   owner_roles: Role[] | null;
-  blocked_until: Date | null;
   secrets: Array<{ hash: string; expiresAt: string }>;
+  certificates: Array<Omit<CertificateRow, 'key' | 'notBefore' | 'notAfter'> & { der: string; notBefore: string; notAfter: string }>;
   grants: Array<{ apiId: string; value: string }>;
 }
 
 const SNAPSHOT_SQL = `
 SELECT c.id, c.client_id, c.state, c.owner_user_id, u.status AS owner_status, u.roles AS owner_roles,
-       (SELECT t.blocked_until FROM client_auth_throttles t
-         WHERE t.tenant_id = c.tenant_id AND t.client_id = c.client_id::text) AS blocked_until,
+       COALESCE((SELECT json_agg(json_build_object('keyId', k.key_id, 'thumbprint', k.thumbprint, 'x5t', k.x5t,
+                        'x5tS256', k.x5t_s256, 'notBefore', k.not_before, 'notAfter', k.not_after,
+                        'der', encode(k.certificate_der, 'base64')))
+                   FROM client_certificates k WHERE k.tenant_id = c.tenant_id AND k.api_client_id = c.id), '[]') AS certificates,
        COALESCE((SELECT json_agg(json_build_object('hash', encode(s.secret_hash, 'base64'), 'expiresAt', s.expires_at))
                    FROM client_secrets s
                   WHERE s.tenant_id = c.tenant_id AND s.api_client_id = c.id AND s.revoked_at IS NULL), '[]') AS secrets,
@@ -66,12 +85,12 @@ SELECT c.id, c.client_id, c.state, c.owner_user_id, u.status AS owner_status, u.
   FROM api_clients c LEFT JOIN users u ON u.id = c.owner_user_id AND u.tenant_id = c.tenant_id
  WHERE c.tenant_id = $1 AND c.client_id = $2`;
 
-/** Read-only queries of the token endpoint, plus the one atomic failure counter. */
+/** Read-only queries of the token endpoint, plus the atomic failure counters. */
 @Injectable()
 export class ClientCredentialsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** The client with its owner, usable secrets, grants and throttle state, or null. `clientId` is a lower-case UUID. */
+  /** The client with its owner, usable secrets, certificates and grants, or null. `clientId` is a lower-case UUID. */
   async findSnapshot(tenantId: string, clientId: string): Promise<ClientSnapshot | null> {
     const rows: SnapshotRecord[] = await this.dataSource.query(SNAPSHOT_SQL, [tenantId, clientId]);
     const row = rows[0];
@@ -88,16 +107,27 @@ export class ClientCredentialsRepository {
         ownerRoles: row.owner_roles ?? [],
       },
       secrets: row.secrets.map((s) => ({ hash: Buffer.from(s.hash, 'base64'), expiresAt: new Date(s.expiresAt) })),
+      certificates: row.certificates.map(({ der, ...c }) => ({
+        ...c,
+        notBefore: new Date(c.notBefore),
+        notAfter: new Date(c.notAfter),
+        key: new X509Certificate(Buffer.from(der, 'base64')).publicKey,
+      })),
       grants,
-      blockedUntil: row.blocked_until ? new Date(row.blocked_until) : null,
     };
   }
 
   /** An API by identifier URI or by app id, with its scope values. */
   async findApi(tenantId: string, resource: { identifier?: string; appId?: string }): Promise<ApiRow | null> {
-    const rows: Array<{ id: string; app_id: string; identifier: string; built_in: boolean; scopes: string[] | null }> =
-      await this.dataSource.query(
-        `SELECT a.id, a.app_id, a.identifier, a.built_in,
+    const rows: Array<{
+      id: string;
+      app_id: string;
+      identifier: string;
+      built_in: boolean;
+      access_token_version: number;
+      scopes: string[] | null;
+    }> = await this.dataSource.query(
+        `SELECT a.id, a.app_id, a.identifier, a.built_in, a.access_token_version,
                 ARRAY(SELECT s.value FROM api_scopes s WHERE s.api_id = a.id ORDER BY s.value) AS scopes
            FROM apis a WHERE a.tenant_id = $1 AND (a.identifier = $2 OR a.app_id::text = $3)
           ORDER BY (a.identifier = $2) DESC NULLS LAST LIMIT 1`,
@@ -111,16 +141,25 @@ export class ClientCredentialsRepository {
       identifier: row.identifier,
       builtIn: row.built_in,
       scopes: row.scopes ?? [],
+      accessTokenVersion: row.access_token_version === 1 ? 1 : 2,
     };
   }
 
-  /** Counts one failed authentication (see {@link FailureWindows.record}). */
-  recordFailure(tenantId: string, clientId: string, windowSeconds: number, limit: number): Promise<ThrottleResult> {
-    return THROTTLES.record(this.dataSource, tenantId, clientId, windowSeconds, limit);
+  /** Counts one failed authentication of a known client (see {@link FailureWindows.record}). */
+  recordClientFailure(tenantId: string, clientId: string, windowSeconds: number, limit: number): Promise<ThrottleResult> {
+    return CLIENT_FAILURES.record(this.dataSource, tenantId, clientId, windowSeconds, limit);
   }
 
-  /** Drops throttle rows whose window and block are over (unknown client ids pile up otherwise). */
-  purgeStaleThrottles(windowSeconds: number): Promise<number> {
-    return THROTTLES.purgeStale(this.dataSource, windowSeconds);
+  /** Counts one event of a source (`token:<address>`, `leak-report:<address>`). */
+  recordSourceEvent(tenantId: string, source: string, windowSeconds: number, limit: number): Promise<ThrottleResult> {
+    return SOURCE_COUNTERS.record(this.dataSource, tenantId, source, windowSeconds, limit);
+  }
+
+  /** Drops counters whose window and block are over (sources and client ids pile up otherwise). */
+  async purgeStaleThrottles(windowSeconds: number): Promise<number> {
+    return (
+      (await CLIENT_FAILURES.purgeStale(this.dataSource, windowSeconds)) +
+      (await SOURCE_COUNTERS.purgeStale(this.dataSource, windowSeconds))
+    );
   }
 }

@@ -1,32 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
+import { printable } from '@gatehouse/logging';
 import type { Tenant } from '@gatehouse/tenants';
+import type { ParsedAssertion } from './client-assertion.js';
+import { ClientAssertionAuthenticator } from './client-assertion-authenticator.js';
 import { ClientAuthenticator } from './client-authenticator.js';
 import { constantClaimsJson, signAccessToken } from './compact-jws.js';
 import type { ApiRow, ClientSnapshot } from './client-credentials.repository.js';
 import { CredentialDirectory } from './credential-directory.js';
-import { assertMayRequest, grantedScopes, parseScopeParameter } from './scope-request.js';
-import { type Signer, SigningKeyService, issuerOf } from './signing-key.service.js';
+import { DEFAULT_SCOPE, assertMayRequest, grantedScopes, parseScopeParameter } from './scope-request.js';
+import { type Signer, SigningKeyService, issuerOf, v1IssuerOf } from './signing-key.service.js';
+import type { ClientAuthMethod, TokenRequestInput, TokenResponse } from './token-request.js';
 import { TokenRequestError, TokenRequestErrorCode } from './token-request.errors.js';
 
-/** The parameters of a token request, already read from the body (and Basic header). */
-export interface TokenRequestInput {
-  tenant: string;
-  grantType?: string;
-  clientId?: string;
-  clientSecret?: string;
-  scope?: string;
-  /** The client authenticated with HTTP Basic. */
-  basic: boolean;
-}
-
-export interface TokenResponse {
-  token_type: 'Bearer';
-  expires_in: number;
-  ext_expires_in: number;
-  access_token: string;
-}
+export type { TokenRequestInput, TokenResponse } from './token-request.js';
 
 export const CLIENT_CREDENTIALS = 'client_credentials';
 
@@ -39,6 +27,7 @@ export class ClientCredentialsService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly directory: CredentialDirectory,
     private readonly authenticator: ClientAuthenticator,
+    private readonly assertions: ClientAssertionAuthenticator,
     private readonly signingKeys: SigningKeyService,
   ) {}
 
@@ -48,7 +37,7 @@ export class ClientCredentialsService {
     if (!tenant) {
       throw new TokenRequestError(
         TokenRequestErrorCode.UnknownTenant,
-        `Tenant '${idOrSlug.slice(0, 100)}' not found. Check to make sure you have the correct tenant ID and are signing into the correct cloud.`,
+        `Tenant '${printable(idOrSlug)}' not found. Check to make sure you have the correct tenant ID and are signing into the correct cloud.`,
       );
     }
     return tenant;
@@ -67,7 +56,7 @@ export class ClientCredentialsService {
    * One pass over the request with what is at hand. A missing piece (a cache miss, or any piece
    * while the change listener is down) is loaded and the pass starts again with it, so the checks
    * run in one order however the data came: tenant, grant type, parameters, scope syntax, client
-   * authentication, API, scope grants, signing key.
+   * authentication (a secret, or a certificate's assertion), API, scope grants, signing key.
    */
   private attempt(input: TokenRequestInput, loaded: Loaded): TokenResponse | Promise<TokenResponse> {
     const again = (more: Loaded) => this.attempt(input, { ...loaded, ...more });
@@ -80,18 +69,26 @@ export class ClientCredentialsService {
         `The provided value for the input parameter 'grant_type' is not valid. Only '${CLIENT_CREDENTIALS}' is supported.`,
       );
     }
-    const clientId = required('client_id', input.clientId);
-    const clientSecret = required('client_secret', input.clientSecret);
-    const request = parseScopeParameter(required('scope', input.scope));
+    const assertion = loaded.assertion ?? this.assertions.read(input);
+    const clientId = assertion
+      ? this.assertions.clientIdOf(assertion, input.clientId)
+      : required('client_id', input.clientId);
+    const clientSecret = assertion ? '' : credential(input.clientSecret);
+    const request = parseScopeParameter(input.v1 ? resourceScope(input.resource) : required('scope', input.scope));
     let client = loaded.client;
     if (!client) {
       const snapshot =
         loaded.snapshot !== undefined ? loaded.snapshot : this.directory.cachedClient(tenant.id, clientId);
       if (snapshot === undefined) {
-        return this.directory.client(tenant.id, clientId).then((found) => again({ tenant, snapshot: found }));
+        return this.directory.client(tenant.id, clientId).then((found) => again({ tenant, snapshot: found, assertion }));
+      }
+      if (assertion) {
+        return this.assertions
+          .authenticate({ tenant, clientId, assertion, basic: input.basic, origin: input.origin }, snapshot)
+          .then((found) => again({ tenant, client: found, assertion, method: '2' }));
       }
       const authenticated = this.authenticator.authenticate(
-        { tenantId: tenant.id, clientId, clientSecret, basic: input.basic },
+        { tenantId: tenant.id, clientId, clientSecret, basic: input.basic, origin: input.origin },
         snapshot,
       );
       if (authenticated instanceof Promise) return authenticated;
@@ -105,24 +102,28 @@ export class ClientCredentialsService {
     if (!api) {
       throw new TokenRequestError(
         TokenRequestErrorCode.InvalidScope,
-        `The resource principal named ${request.resource.slice(0, 200)} was not found in the tenant named ${tenant.id}.`,
+        `The resource principal named ${printable(request.resource, 200)} was not found in the tenant named ${tenant.id}.`,
       );
     }
     const scopes = grantedScopes(request, api, client);
     const signer = loaded.signer ?? this.signingKeys.cachedSigner(tenant.id);
     if (!signer)
       return this.signingKeys.signer(tenant.id).then((found) => again({ tenant, client, api, signer: found }));
-    return this.sign(tenant, client, api, scopes, signer);
+    return this.sign(tenant, client, api, scopes, signer, loaded.method ?? '1');
   }
 
-  private sign(tenant: Tenant, snapshot: ClientSnapshot, api: ApiRow, scopes: string[], signer: Signer): TokenResponse {
+  private sign(
+    tenant: Tenant,
+    snapshot: ClientSnapshot,
+    api: ApiRow,
+    scopes: string[],
+    signer: Signer,
+    method: ClientAuthMethod,
+  ): TokenResponse {
     const iat = Math.floor(Date.now() / 1000);
     const expiresIn = tenant.accessTokenLifetimeSeconds;
-    const accessToken = signAccessToken(signer, this.constantClaims(tenant, snapshot, api, scopes), {
-      iat,
-      exp: iat + expiresIn,
-      jti: randomUUID(),
-    });
+    const claims = this.constantClaims(tenant, snapshot, api, scopes, method);
+    const accessToken = signAccessToken(signer, claims, { iat, exp: iat + expiresIn, jti: randomUUID() }, api.accessTokenVersion);
     return {
       token_type: 'Bearer',
       expires_in: expiresIn,
@@ -134,33 +135,67 @@ export class ClientCredentialsService {
   /**
    * The claims that are the same in every token of this client for this API and scopes, as JSON,
    * kept with the client's snapshot (a change to the client or its owner replaces the snapshot, and
-   * with it these). The key names the API and the scopes, the only other inputs.
+   * with it these). The key names the authentication method, the API (whose token version comes
+   * with it) and the scopes, the only other inputs.
    */
-  private constantClaims(tenant: Tenant, snapshot: ClientSnapshot, api: ApiRow, scopes: string[]): string {
+  private constantClaims(
+    tenant: Tenant,
+    snapshot: ClientSnapshot,
+    api: ApiRow,
+    scopes: string[],
+    method: ClientAuthMethod,
+  ): string {
     let bySnapshot = this.claimsBySnapshot.get(snapshot);
     if (!bySnapshot) this.claimsBySnapshot.set(snapshot, (bySnapshot = new Map()));
     const scope = scopes.join(' ');
-    const key = `${api.appId} ${scope}`;
+    const key = `${method}${api.appId}${api.accessTokenVersion} ${scope}`;
     let claims = bySnapshot.get(key);
     if (claims === undefined) {
-      claims = constantClaimsJson({
-        iss: issuerOf(this.config.publicUrl, tenant.id),
-        aud: api.appId,
-        sub: snapshot.client.id,
-        oid: snapshot.client.id,
-        client_id: snapshot.client.clientId,
-        azp: snapshot.client.clientId,
-        azpacr: '1',
-        tid: tenant.id,
-        roles: scopes,
-        scope,
-        idtyp: 'app',
-        ver: '2.0',
-      });
+      claims = constantClaimsJson(
+        api.accessTokenVersion === 1
+          ? this.v1Claims(tenant, snapshot, api, scopes, method)
+          : this.v2Claims(tenant, snapshot, api, scopes, method),
+      );
       if (bySnapshot.size >= MAX_CLAIM_SETS_PER_CLIENT) bySnapshot.clear();
       bySnapshot.set(key, claims);
     }
     return claims;
+  }
+
+  /** Entra v2.0 access token claims of an app (+ RFC 9068's client_id and scope). */
+  private v2Claims(tenant: Tenant, snapshot: ClientSnapshot, api: ApiRow, scopes: string[], method: ClientAuthMethod) {
+    return {
+      iss: issuerOf(this.config.publicUrl, tenant.id),
+      aud: api.appId,
+      sub: snapshot.client.id,
+      oid: snapshot.client.id,
+      client_id: snapshot.client.clientId,
+      azp: snapshot.client.clientId,
+      azpacr: method,
+      tid: tenant.id,
+      roles: scopes,
+      scope: scopes.join(' '),
+      idtyp: 'app',
+      ver: '2.0',
+    };
+  }
+
+  /** Entra v1.0 access token claims of an app: `aud` is the identifier URI, the client is `appid`. */
+  private v1Claims(tenant: Tenant, snapshot: ClientSnapshot, api: ApiRow, scopes: string[], method: ClientAuthMethod) {
+    const issuer = v1IssuerOf(this.config.publicUrl, tenant.id);
+    return {
+      aud: api.identifier,
+      iss: issuer,
+      idp: issuer,
+      appid: snapshot.client.clientId,
+      appidacr: method,
+      oid: snapshot.client.id,
+      sub: snapshot.client.id,
+      tid: tenant.id,
+      roles: scopes,
+      idtyp: 'app',
+      ver: '1.0',
+    };
   }
 }
 
@@ -173,10 +208,28 @@ interface Loaded {
   client?: ClientSnapshot;
   api?: ApiRow | null;
   signer?: Signer;
+  /** The request's client assertion, parsed once. */
+  assertion?: ParsedAssertion;
+  /** How the client authenticated (a secret unless said). */
+  method?: ClientAuthMethod;
 }
 
 /** A client asks for a few scope combinations at most; more are served, just not all remembered. */
 const MAX_CLAIM_SETS_PER_CLIENT = 32;
+
+/** The client secret, or Entra's 401 AADSTS7000218 when the request carries no credential at all. */
+function credential(secret: string | undefined): string {
+  if (secret !== undefined && secret !== '') return secret;
+  throw new TokenRequestError(
+    TokenRequestErrorCode.MissingCredential,
+    "The request body must contain the following parameter: 'client_assertion' or 'client_secret'.",
+  );
+}
+
+/** The v1 endpoint's `resource`, asked for as every scope granted on it (v1 has no narrower form). */
+function resourceScope(resource: string | undefined): string {
+  return `${required('resource', resource)}/${DEFAULT_SCOPE}`;
+}
 
 function required(name: string, value: string | undefined): string {
   if (value === undefined || value === '') {

@@ -1,7 +1,7 @@
 import { createPublicKey, generateKeyPairSync, randomUUID } from 'node:crypto';
 import { compactVerify, decodeProtectedHeader } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { constantClaimsJson, signAccessToken } from './compact-jws.js';
+import { constantClaimsJson, signAccessToken, utiOf } from './compact-jws.js';
 import type { Signer } from './signing-key.service.js';
 
 const constant = {
@@ -23,7 +23,7 @@ function signers(): Signer[] {
 
 describe('signAccessToken', () => {
   for (const signer of signers()) {
-    it(`${signer.alg}: the payload is the constant claims, then iat, nbf, exp, jti, and the signature verifies`, async () => {
+    it(`${signer.alg}: the payload is the constant claims, then iat, nbf, exp, jti, uti, and the signature verifies`, async () => {
       const jti = randomUUID();
       const token = signAccessToken(signer, constantClaimsJson(constant), {
         iat: 1_800_000_000,
@@ -34,16 +34,19 @@ describe('signAccessToken', () => {
       const { payload } = await compactVerify(token, createPublicKey(signer.key));
       const text = new TextDecoder().decode(payload);
       expect(text).toBe(
-        JSON.stringify({ ...constant, iat: 1_800_000_000, nbf: 1_800_000_000, exp: 1_800_003_599, jti }),
+        JSON.stringify({ ...constant, iat: 1_800_000_000, nbf: 1_800_000_000, exp: 1_800_003_599, jti, uti: utiOf(jti) }),
       );
-      expect(Object.keys(JSON.parse(text) as object)).toEqual([...Object.keys(constant), 'iat', 'nbf', 'exp', 'jti']);
+      expect(Buffer.from(utiOf(jti), 'base64url').toString('hex')).toBe(jti.replace(/-/g, ''));
+      const v1 = signAccessToken(signer, constantClaimsJson(constant), { iat: 1, exp: 2, jti }, 1);
+      expect(decodeProtectedHeader(v1)).toEqual({ alg: signer.alg, kid: signer.kid, typ: 'JWT' });
     });
   }
 
   it('works with no constant claims at all', () => {
     const [signer] = signers();
-    const token = signAccessToken(signer!, constantClaimsJson({}), { iat: 1, exp: 2, jti: 'x' });
+    const jti = '00000000-0000-4000-8000-000000000000';
+    const token = signAccessToken(signer!, constantClaimsJson({}), { iat: 1, exp: 2, jti });
     const payload = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as object;
-    expect(payload).toEqual({ iat: 1, nbf: 1, exp: 2, jti: 'x' });
+    expect(payload).toEqual({ iat: 1, nbf: 1, exp: 2, jti, uti: 'AAAAAAAAQACAAAAAAAAAAA' });
   });
 });

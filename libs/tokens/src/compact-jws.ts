@@ -2,8 +2,10 @@ import { type KeyObject, type SignKeyObjectInput, sign } from 'node:crypto';
 import type { Signer } from './signing-key.service.js';
 
 interface PreparedSigner {
-  /** The protected header of every access token the key signs, base64url-encoded. */
+  /** The protected header of every v2 access token the key signs (`typ: at+jwt`), base64url-encoded. */
   header: string;
+  /** The same for v1 tokens (`typ: JWT`, as Entra's v1 tokens). */
+  v1Header: string;
   key: KeyObject | SignKeyObjectInput;
 }
 
@@ -13,8 +15,11 @@ const prepared = new WeakMap<Signer, PreparedSigner>();
 function prepare(signer: Signer): PreparedSigner {
   let found = prepared.get(signer);
   if (!found) {
+    const encode = (typ: string) =>
+      Buffer.from(JSON.stringify({ alg: signer.alg, kid: signer.kid, typ })).toString('base64url');
     found = {
-      header: Buffer.from(JSON.stringify({ alg: signer.alg, kid: signer.kid, typ: 'at+jwt' })).toString('base64url'),
+      header: encode('at+jwt'),
+      v1Header: encode('JWT'),
       key: signer.alg === 'ES256' ? { key: signer.key, dsaEncoding: 'ieee-p1363' } : signer.key,
     };
     prepared.set(signer, found);
@@ -31,7 +36,7 @@ export interface VaryingClaims {
 
 /**
  * The constant claims as the opening of a JSON object (no closing brace), so that each token only
- * appends `iat`, `nbf`, `exp` and `jti` (see {@link signAccessToken}).
+ * appends `iat`, `nbf`, `exp`, `jti` and `uti` (see {@link signAccessToken}).
  */
 export function constantClaimsJson(claims: Record<string, unknown>): string {
   const json = JSON.stringify(claims);
@@ -41,13 +46,20 @@ export function constantClaimsJson(claims: Record<string, unknown>): string {
 /**
  * An access token, a compact JWS (RFC 7515) signed synchronously with the cached KeyObject:
  * RS256 = RSASSA-PKCS1-v1_5 with SHA-256; ES256 = ECDSA P-256 with SHA-256 in the JOSE (r ‖ s)
- * encoding. The payload is the constant claims then `iat`, `nbf` (= iat), `exp`, `jti`; integers
- * and a UUID, so writing them needs no escaping. The token endpoint's hot path; jose verifies the
- * result in the tests.
+ * encoding. The payload is the constant claims then `iat`, `nbf` (= iat), `exp`, `jti` and `uti`
+ * (Entra's token id: the jti's 16 bytes in base64url); integers, a UUID and base64url, so writing
+ * them needs no escaping. The token endpoint's hot path; jose verifies the result in the tests.
  */
-export function signAccessToken(signer: Signer, constantClaims: string, varying: VaryingClaims): string {
-  const payload = `${constantClaims}"iat":${varying.iat},"nbf":${varying.iat},"exp":${varying.exp},"jti":"${varying.jti}"}`;
-  const { header, key } = prepare(signer);
-  const signingInput = `${header}.${Buffer.from(payload).toString('base64url')}`;
+export function signAccessToken(signer: Signer, constantClaims: string, varying: VaryingClaims, version: 1 | 2 = 2): string {
+  const { jti } = varying;
+  const payload = `${constantClaims}"iat":${varying.iat},"nbf":${varying.iat},"exp":${varying.exp},"jti":"${jti}","uti":"${utiOf(jti)}"}`;
+  const prepared = prepare(signer);
+  const signingInput = `${version === 1 ? prepared.v1Header : prepared.header}.${Buffer.from(payload).toString('base64url')}`;
+  const { key } = prepared;
   return `${signingInput}.${sign('sha256', Buffer.from(signingInput), key).toString('base64url')}`;
+}
+
+/** A UUID's 16 bytes in base64url (22 characters). */
+export function utiOf(uuid: string): string {
+  return Buffer.from(uuid.replace(/-/g, ''), 'hex').toString('base64url');
 }

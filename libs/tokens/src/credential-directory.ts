@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { ChangeListener } from '@gatehouse/database';
 import { type Tenant, TenantService } from '@gatehouse/tenants';
 import { ChangeAwareCache, NOT_CACHED } from './change-aware-cache.js';
@@ -16,7 +17,9 @@ const FIVE_MINUTES = 5 * 60_000;
 /**
  * Cached reads of the hot path. Entries are dropped on change events (client: by client id;
  * user: the tenant's clients, since an owner's roles or status changed; tenant: everything of the
- * tenant) and bypassed while the change listener is disconnected.
+ * tenant) and bypassed while the change listener is disconnected, except through a database
+ * outage: then tenants, APIs and clients held in memory keep serving for TOKEN_OUTAGE_GRACE_SECONDS
+ * (unknown client ids are not held: they are answered 503 until the database is back).
  */
 @Injectable()
 export class CredentialDirectory {
@@ -30,15 +33,23 @@ export class CredentialDirectory {
     private readonly tenantService: TenantService,
     private readonly repository: ClientCredentialsRepository,
     listener: ChangeListener,
+    @Inject(APP_CONFIG) config: AppConfig,
   ) {
     const byClientId = (key: string, event: { kind: string; id: string }) =>
       event.kind === 'user' || key.endsWith(`|${event.id}`);
-    this.tenants = new ChangeAwareCache(listener, { kinds: ['tenant'], ttlMs: FIVE_MINUTES, dropAllOnChange: true });
-    this.apis = new ChangeAwareCache(listener, { kinds: ['tenant'], ttlMs: 60_000 });
+    const outageGraceMs = config.tokenOutageGraceSeconds * 1000;
+    this.tenants = new ChangeAwareCache(listener, {
+      kinds: ['tenant'],
+      ttlMs: FIVE_MINUTES,
+      dropAllOnChange: true,
+      outageGraceMs,
+    });
+    this.apis = new ChangeAwareCache(listener, { kinds: ['tenant'], ttlMs: 60_000, outageGraceMs });
     this.clients = new ChangeAwareCache(listener, {
       kinds: ['client', 'user'],
       ttlMs: FIVE_MINUTES,
       matches: byClientId,
+      outageGraceMs,
     });
     this.unknownClients = new ChangeAwareCache(listener, {
       kinds: ['client'],

@@ -1,5 +1,12 @@
 export * from './signing-key.entity.js';
 export * from './client-auth-throttle.entity.js';
+export * from './source-throttle.entity.js';
+export * from './used-client-assertion.entity.js';
+export * from './token-request.js';
+export * from './client-assertion.js';
+export * from './auth-failure-tracker.js';
+export * from './assertion-replay-guard.js';
+export * from './compact-jws.js';
 export * from './change-aware-cache.js';
 export * from './key-material.js';
 export * from './token.errors.js';
@@ -12,3 +19,4 @@ export * from './credential-directory.js';
 export * from './scope-request.js';
 export * from './client-authenticator.js';
 export * from './client-credentials.service.js';
+export * from './secret-leak.service.js';

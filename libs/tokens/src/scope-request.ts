@@ -1,4 +1,5 @@
 import { type Role, permissionsOf } from '@gatehouse/accounts';
+import { printable } from '@gatehouse/logging';
 import type { ApiRow, ClientSnapshot } from './client-credentials.repository.js';
 import { TokenRequestError, TokenRequestErrorCode } from './token-request.errors.js';
 
@@ -24,7 +25,7 @@ export function parseScopeParameter(scope: string): ScopeRequest {
   for (const item of items) {
     const slash = item.lastIndexOf('/');
     if (slash <= 0 || slash === item.length - 1 || /[\s\p{Cc}]/u.test(item)) {
-      throw invalidScope(`The provided value '${item.slice(0, 200)}' for the input parameter 'scope' is not valid.`);
+      throw invalidScope(`The provided value '${printable(item, 200)}' for the input parameter 'scope' is not valid.`);
     }
     resources.add(item.slice(0, slash));
     values.push(item.slice(slash + 1));
@@ -81,7 +82,7 @@ export function grantedScopes(request: ScopeRequest, api: ApiRow, snapshot: Clie
   }
   for (const value of request.values) {
     if (!api.scopes.includes(value))
-      throw invalidScope(`The scope '${value.slice(0, 200)}' does not exist on '${api.identifier}'.`);
+      throw invalidScope(`The scope '${printable(value, 200)}' does not exist on '${api.identifier}'.`);
     if (!available.includes(value))
       throw invalidScope(`The scope '${value}' of '${api.identifier}' is not granted to this client.`);
   }

@@ -44,6 +44,10 @@ export class SigningKey {
   @Column({ type: 'jsonb' })
   publicJwk: Record<string, unknown>;
 
+  /** A self-signed X.509 certificate of the public key (DER), published as `x5c`, as Entra does. */
+  @Column({ type: 'bytea', nullable: true })
+  certificateDer: Buffer | null;
+
   /** AES-256-GCM(KEY_ENCRYPTION_KEY, PKCS#8 DER): iv ‖ tag ‖ ciphertext. */
   @Column({ type: 'bytea', select: false })
   privateKeyEncrypted: Buffer;

@@ -10,6 +10,9 @@ export interface ClaimedKey {
   algorithm: SigningAlgorithm;
 }
 
+const NEXT_OF_TENANT_ALGORITHM = `SELECT 1 FROM signing_keys n
+  WHERE n.tenant_id = k.tenant_id AND n.status = 'next' AND n.algorithm = t.signing_algorithm`;
+
 /** Queries on `signing_keys`, nothing else. */
 @Injectable()
 export class SigningKeyRepository {
@@ -78,29 +81,47 @@ export class SigningKeyRepository {
   }
 
   /**
-   * One active key activated before `cutoff`, row-locked; keys another worker holds are skipped
-   * (`SKIP LOCKED`), so several workers share a sweep and never roll the same key twice.
+   * One active key due to be replaced — activated before `cutoff`, or of another algorithm than its
+   * tenant's — whose successor (a `next` key of the tenant's algorithm) has been published since
+   * `publishedBefore` at least, row-locked; keys another worker holds are skipped (`SKIP LOCKED`),
+   * so several workers share a sweep and never roll the same key twice.
    */
-  claimActiveOlderThan(em: EntityManager, cutoff: Date): Promise<ClaimedKey | null> {
-    return this.claim(em, cutoff, '');
+  claimDueWithPublishedNext(em: EntityManager, cutoff: Date, publishedBefore: Date): Promise<ClaimedKey | null> {
+    return this.claim(em, cutoff, `AND EXISTS (${NEXT_OF_TENANT_ALGORITHM} AND n.created_at <= $2)`, [publishedBefore]);
   }
 
-  /** Like {@link claimActiveOlderThan}, among tenants that have no pre-published `next` key yet. */
-  claimActiveWithoutNext(em: EntityManager, cutoff: Date): Promise<ClaimedKey | null> {
-    return this.claim(
-      em,
-      cutoff,
-      `AND NOT EXISTS (SELECT 1 FROM signing_keys n WHERE n.tenant_id = k.tenant_id AND n.status = 'next')`,
-    );
+  /** An active key due within `cutoff` (or of another algorithm) whose tenant has no `next` key of its algorithm yet. */
+  claimDueWithoutNext(em: EntityManager, cutoff: Date): Promise<ClaimedKey | null> {
+    return this.claim(em, cutoff, `AND NOT EXISTS (${NEXT_OF_TENANT_ALGORITHM})`, []);
   }
 
-  private async claim(em: EntityManager, cutoff: Date, condition: string): Promise<ClaimedKey | null> {
+  /** Keys without a published certificate (created before keys had one), with their private half. */
+  findUncertified(tenantId: string): Promise<SigningKey[]> {
+    return this.dataSource
+      .getRepository(SigningKey)
+      .createQueryBuilder('k')
+      .addSelect('k.privateKeyEncrypted')
+      .where('k.tenantId = :tenantId AND k.certificateDer IS NULL', { tenantId })
+      .getMany();
+  }
+
+  async setCertificate(id: string, certificateDer: Buffer): Promise<void> {
+    await this.dataSource
+      .createQueryBuilder()
+      .update(SigningKey)
+      .set({ certificateDer })
+      .where('id = :id AND certificate_der IS NULL', { id })
+      .execute();
+  }
+
+  private async claim(em: EntityManager, cutoff: Date, condition: string, more: unknown[]): Promise<ClaimedKey | null> {
     const rows: Array<{ tenant_id: string; signing_algorithm: SigningAlgorithm }> = await em.query(
       `SELECT k.tenant_id, t.signing_algorithm FROM signing_keys k JOIN tenants t ON t.id = k.tenant_id
-        WHERE k.status = 'active' AND COALESCE(k.activated_at, k.created_at) < $1 ${condition}
+        WHERE k.status = 'active' AND (COALESCE(k.activated_at, k.created_at) < $1 OR k.algorithm <> t.signing_algorithm)
+          ${condition}
         ORDER BY COALESCE(k.activated_at, k.created_at) LIMIT 1
         FOR UPDATE OF k SKIP LOCKED`,
-      [cutoff],
+      [cutoff, ...more],
     );
     const row = rows[0];
     return row ? { tenantId: row.tenant_id, algorithm: row.signing_algorithm } : null;

@@ -1,10 +1,10 @@
-import { KeyObject } from 'node:crypto';
+import { KeyObject, createHash } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type JWTPayload, type JWTVerifyGetKey, errors as joseErrors, jwtVerify } from 'jose';
 import { DataSource, EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
-import { KeyEncryptor } from '@gatehouse/crypto';
+import { KeyEncryptor, selfSignedCertificate } from '@gatehouse/crypto';
 import { ChangeListener, announceChange } from '@gatehouse/database';
 import { MAX_TOKEN_LIFETIME_SECONDS, type SigningAlgorithm, TenantService } from '@gatehouse/tenants';
 import { ChangeAwareCache, NOT_CACHED } from './change-aware-cache.js';
@@ -35,11 +35,22 @@ export const DEFAULT_SIGNING_KEY_MAX_AGE_MS = 30 * 24 * 3600 * 1000;
 export const DEFAULT_SIGNING_KEY_PREPUBLISH_MS = 2 * 24 * 3600 * 1000;
 /** Clock skew verifiers are allowed; a retired key stays published this much longer. */
 const PUBLISH_SKEW_SECONDS = 300;
+/** How long verifiers and shared caches may keep the JWKS (`Cache-Control: public, max-age=…`). */
+export const JWKS_MAX_AGE_SECONDS = 86_400;
+/** A scheduled key signs only once it has been published this long: every cached JWKS knows it by then. */
+export const PUBLISH_LEAD_MS = (JWKS_MAX_AGE_SECONDS + PUBLISH_SKEW_SECONDS) * 1000;
+/** Validity of the self-signed certificate published with each key (`x5c`); keys retire long before. */
+const CERTIFICATE_DAYS = 730;
 const ROTATION_BATCH = 100;
 
 /** The issuer of a tenant's tokens, exactly as discovery announces it. */
 export function issuerOf(publicUrl: string, tenantId: string): string {
   return `${publicUrl}/${tenantId}/v2.0`;
+}
+
+/** The issuer of a tenant's v1 tokens (Entra's `https://sts.windows.net/{tid}/`), as the v1 discovery says. */
+export function v1IssuerOf(publicUrl: string, tenantId: string): string {
+  return `${publicUrl}/${tenantId}/`;
 }
 
 /** Tenants' signing keys: generation, rollover, the signer of the hot path, the JWKS, verification. */
@@ -57,24 +68,31 @@ export class SigningKeyService {
     private readonly encryptor: KeyEncryptor,
     listener: ChangeListener,
   ) {
-    this.signers = new ChangeAwareCache(listener, { kinds: ['keys'], ttlMs: 5 * 60_000 });
-    this.published = new ChangeAwareCache(listener, { kinds: ['keys'], ttlMs: 60_000 });
-    tenants.onAlgorithmChange((em, tenant) =>
-      this.rollover(em, tenant.id, tenant.signingAlgorithm).then(() => undefined),
-    );
+    const outageGraceMs = config.tokenOutageGraceSeconds * 1000;
+    this.signers = new ChangeAwareCache(listener, { kinds: ['keys'], ttlMs: 5 * 60_000, outageGraceMs });
+    this.published = new ChangeAwareCache(listener, { kinds: ['keys'], ttlMs: 60_000, outageGraceMs });
+    // A new algorithm is published at once and signs a day later (the JWKS may be cached a day).
+    tenants.onAlgorithmChange((em, tenant) => this.prepublishNext(em, tenant.id, tenant.signingAlgorithm));
   }
 
-  /** The tenant's active key, created (or replaced, when its algorithm differs) if need be. */
+  /**
+   * The tenant's active key, created if there is none (nobody can have cached a JWKS without it);
+   * one of another algorithm keeps signing while a key of `alg` is published (see {@link rotateDueKeys}).
+   */
   async ensureActiveKey(em: EntityManager, tenantId: string, alg: SigningAlgorithm): Promise<SigningKey> {
     await this.keys.lockTenantKeys(em, tenantId);
     const active = await this.keys.findActiveWithPrivateKey(tenantId, em);
-    if (active && active.algorithm === alg) return active;
-    return this.rollover(em, tenantId, alg);
+    if (!active) return this.rollover(em, tenantId, alg);
+    if (active.algorithm !== alg) await this.prepublishNext(em, tenantId, alg);
+    return active;
   }
 
   /**
    * A new key becomes active at once (the pre-published `next` key when it has this algorithm);
    * the previous active key is retired but stays published until every token it signed expired.
+   * The scheduled path ({@link rotateDueKeys}) calls it only once the next key has been published
+   * for {@link PUBLISH_LEAD_MS}; called directly it is the emergency rollover (a compromised key),
+   * whose new key verifiers with a cached JWKS learn by refetching it on an unknown `kid`.
    * Token lifetimes are at most {@link MAX_TOKEN_LIFETIME_SECONDS} whatever the tenant's setting
    * was when they were issued, so that bound (plus clock skew) is how long it stays.
    */
@@ -151,25 +169,28 @@ export class SigningKeyService {
   }
 
   /**
-   * The scheduled rotation: every active key older than `maxAgeMs` is rolled (its pre-published
-   * `next` key takes over), every tenant whose key is due within `prepublishMs` gets a `next` key
-   * in its JWKS, and retired keys past their publication are deleted. Each key is handled in its
-   * own short transaction on a row claimed with `FOR UPDATE SKIP LOCKED`, so several workers share
-   * the sweep and never do the same key twice. Returns the number of keys rolled.
+   * The scheduled rotation, planned around the JWKS being cached a day: every tenant whose key is
+   * due within `prepublishMs` (or whose algorithm was changed) gets a `next` key in its JWKS; an
+   * active key older than `maxAgeMs` (or of another algorithm) is rolled once its `next` key has
+   * been published for `leadMs` (a day and the clock skew); retired keys past their publication
+   * are deleted. Each key is handled in its own short transaction on a row claimed with
+   * `FOR UPDATE SKIP LOCKED`, so several workers share the sweep and never do the same key twice.
+   * Returns the number of keys rolled.
    */
   async rotateDueKeys(
     maxAgeMs = DEFAULT_SIGNING_KEY_MAX_AGE_MS,
     prepublishMs = Math.min(DEFAULT_SIGNING_KEY_PREPUBLISH_MS, maxAgeMs / 2),
+    leadMs = PUBLISH_LEAD_MS,
   ): Promise<number> {
     const started = Date.now();
     const rollCutoff = new Date(started - maxAgeMs);
     const prepublishCutoff = new Date(started - Math.max(0, maxAgeMs - prepublishMs));
     const rolled = await this.sweep(
-      (em) => this.keys.claimActiveOlderThan(em, rollCutoff),
+      (em) => this.keys.claimDueWithPublishedNext(em, rollCutoff, new Date(started - leadMs)),
       (em, key) => this.rollover(em, key.tenantId, key.algorithm),
     );
     await this.sweep(
-      (em) => this.keys.claimActiveWithoutNext(em, prepublishCutoff),
+      (em) => this.keys.claimDueWithoutNext(em, prepublishCutoff),
       (em, key) => this.prepublishNext(em, key.tenantId, key.algorithm),
     );
     await this.keys.deleteUnpublished();
@@ -209,8 +230,17 @@ export class SigningKeyService {
       status,
       publicJwk: generated.publicJwk,
       privateKeyEncrypted: this.encryptor.encrypt(generated.privateKeyDer, generated.kid),
+      certificateDer: keyCertificate(generated.privateKeyDer, generated.kid),
       activatedAt,
     });
+  }
+
+  /** Keys made before keys had a certificate get one (once; a concurrent replica's wins). */
+  private async certifyKeys(tenantId: string): Promise<void> {
+    for (const key of await this.keys.findUncertified(tenantId)) {
+      const der = this.encryptor.decrypt(key.privateKeyEncrypted, key.kid);
+      await this.keys.setCertificate(key.id, keyCertificate(der, key.kid));
+    }
   }
 
   private async loadSigner(tenantId: string): Promise<Signer> {
@@ -219,7 +249,8 @@ export class SigningKeyService {
       this.keys.findActiveWithPrivateKey(tenantId),
     ]);
     let key = active;
-    // No key yet, or the algorithm was changed by an app that does not load this module: roll one in.
+    // No key yet, or the algorithm was changed by an app that does not load this module: a key of
+    // that algorithm is published (created at once when there is none), and signs when it is due.
     if (!key || key.algorithm !== tenant.signingAlgorithm) {
       key = await this.dataSource.transaction((em) => this.ensureActiveKey(em, tenantId, tenant.signingAlgorithm));
     }
@@ -229,14 +260,34 @@ export class SigningKeyService {
 
   private publishedKeys(tenantId: string): Promise<PublishedKey[]> {
     return this.published.get(tenantId, tenantId, async () => {
-      const rows = await this.keys.findPublished(tenantId);
-      return rows.map((row) => ({
-        jwk: { ...publicMembers(row.publicJwk), kid: row.kid, use: 'sig', alg: row.algorithm },
-        alg: row.algorithm,
-        key: publicKeyFromJwk(row.publicJwk),
-      }));
+      let rows = await this.keys.findPublished(tenantId);
+      if (rows.some((row) => !row.certificateDer)) {
+        await this.certifyKeys(tenantId);
+        rows = await this.keys.findPublished(tenantId);
+      }
+      return rows.map((row) => ({ jwk: publishedJwk(row), alg: row.algorithm, key: publicKeyFromJwk(row.publicJwk) }));
     });
   }
+}
+
+/** A key as Entra publishes it: the public members, `kid`, `use`, `alg`, and its certificate as `x5c` with `x5t`. */
+function publishedJwk(row: SigningKey): Record<string, unknown> {
+  const jwk: Record<string, unknown> = { ...publicMembers(row.publicJwk), kid: row.kid, use: 'sig', alg: row.algorithm };
+  if (row.certificateDer) {
+    jwk.x5t = createHash('sha1').update(row.certificateDer).digest('base64url');
+    jwk.x5c = [row.certificateDer.toString('base64')];
+  }
+  return jwk;
+}
+
+/** The self-signed certificate of a signing key (its `x5c`), signed by the key itself. */
+function keyCertificate(privateKeyDer: Buffer, kid: string): Buffer {
+  const now = Date.now();
+  return selfSignedCertificate(privateKeyFromDer(privateKeyDer), {
+    commonName: `Gatehouse token signing key ${kid}`,
+    notBefore: new Date(now - 3_600_000),
+    notAfter: new Date(now + CERTIFICATE_DAYS * 86_400_000),
+  });
 }
 
 function toAccessTokenError(error: unknown): AccessTokenError {

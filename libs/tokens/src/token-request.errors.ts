@@ -14,6 +14,18 @@ export enum TokenRequestErrorCode {
   DisabledClient = 'disabled_client',
   UnauthorizedClient = 'unauthorized_client',
   TooManyFailures = 'too_many_failures',
+  /** Neither client_secret nor client_assertion (nor Basic). */
+  MissingCredential = 'missing_credential',
+  MalformedAssertion = 'malformed_assertion',
+  AssertionMissingClaim = 'assertion_missing_claim',
+  AssertionAlgorithm = 'assertion_algorithm',
+  AssertionKeyNotNamed = 'assertion_key_not_named',
+  AssertionTimeRange = 'assertion_time_range',
+  AssertionClientMismatch = 'assertion_client_mismatch',
+  AssertionAudience = 'assertion_audience',
+  AssertionSignature = 'assertion_signature',
+  AssertionReplayed = 'assertion_replayed',
+  CertificateExpired = 'certificate_expired',
 }
 
 export interface TokenRequestErrorDetails {

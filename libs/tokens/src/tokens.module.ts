@@ -1,23 +1,44 @@
 import { Module } from '@nestjs/common';
+import { AuditModule } from '@gatehouse/audit';
+import { OperationsModule } from '@gatehouse/http';
+import { MailModule } from '@gatehouse/mail';
 import { TenantsModule } from '@gatehouse/tenants';
+import { AssertionReplayGuard } from './assertion-replay-guard.js';
+import { AuthFailureTracker } from './auth-failure-tracker.js';
+import { ClientAssertionAuthenticator } from './client-assertion-authenticator.js';
+import { ClientAuthAlerts } from './client-auth-alerts.js';
 import { ClientAuthenticator } from './client-authenticator.js';
 import { ClientCredentialsRepository } from './client-credentials.repository.js';
 import { ClientCredentialsService } from './client-credentials.service.js';
 import { CredentialDirectory } from './credential-directory.js';
+import { SecretLeakService } from './secret-leak.service.js';
 import { SigningKeyRepository } from './signing-key.repository.js';
 import { SigningKeyService } from './signing-key.service.js';
 
-/** Signing keys, access token verification and the client credentials grant. */
+/** Signing keys, access token verification and the client credentials grant (secrets and certificate assertions). */
 @Module({
-  imports: [TenantsModule],
+  imports: [TenantsModule, AuditModule, MailModule, OperationsModule],
   providers: [
     SigningKeyRepository,
     SigningKeyService,
     ClientCredentialsRepository,
     CredentialDirectory,
+    ClientAuthAlerts,
+    AuthFailureTracker,
     ClientAuthenticator,
+    AssertionReplayGuard,
+    ClientAssertionAuthenticator,
     ClientCredentialsService,
+    SecretLeakService,
   ],
-  exports: [SigningKeyService, ClientCredentialsService, ClientAuthenticator, TenantsModule],
+  exports: [
+    SecretLeakService,
+    SigningKeyService,
+    ClientCredentialsService,
+    ClientAuthenticator,
+    AuthFailureTracker,
+    AssertionReplayGuard,
+    TenantsModule,
+  ],
 })
 export class TokensModule {}

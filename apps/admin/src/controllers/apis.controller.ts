@@ -1,4 +1,4 @@
-import { Body, Get, Param, Post, Query } from '@nestjs/common';
+import { Body, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import { type ApiScopeView, ApiService, type ApiView } from '@gatehouse/apis';
 import type { Page } from '@gatehouse/database';
 import { ApiCreatedResponse, ApiOkResponse } from '@nestjs/swagger';
@@ -6,7 +6,7 @@ import { ApiPage, ProtectedApiResponse, ApiScopeResponse } from '../dto/response
 import { AdminController } from '../auth/admin-controller.js';
 import { type AdminPrincipal, Principal } from '../auth/principal.js';
 import { RequirePermission } from '../auth/require-permission.js';
-import { CreateApiDto, CreateScopeDto } from '../dto/apis.dto.js';
+import { CreateApiDto, CreateScopeDto, UpdateApiDto } from '../dto/apis.dto.js';
 import { PageQueryDto } from '../dto/page.dto.js';
 
 @AdminController('apis', 'apis')
@@ -32,6 +32,13 @@ export class ApisController {
   @ApiOkResponse({ type: ProtectedApiResponse })
   get(@Principal() principal: AdminPrincipal, @Param('id') id: string): Promise<ApiView> {
     return this.apis.get(principal.tenantId, id);
+  }
+
+  @Patch(':id')
+  @RequirePermission('Apis.Manage')
+  @ApiOkResponse({ type: ProtectedApiResponse })
+  update(@Principal() principal: AdminPrincipal, @Param('id') id: string, @Body() body: UpdateApiDto): Promise<ApiView> {
+    return this.apis.update(principal.tenantId, principal, id, body);
   }
 
   @Post(':id/scopes')

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { SingleLine } from './decorators.js';
 
 export class CreateApiDto {
@@ -15,6 +15,26 @@ export class CreateApiDto {
   @MaxLength(200)
   @SingleLine()
   displayName: string;
+
+  @ApiPropertyOptional({ enum: [1, 2], default: 2, description: "Entra's requestedAccessTokenVersion: 1 = aud is the identifier URI, v1 claims and issuer" })
+  @IsOptional()
+  @IsIn([1, 2])
+  accessTokenVersion?: 1 | 2;
+}
+
+export class UpdateApiDto {
+  @ApiPropertyOptional({ maxLength: 200 })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  @SingleLine()
+  displayName?: string;
+
+  @ApiPropertyOptional({ enum: [1, 2] })
+  @IsOptional()
+  @IsIn([1, 2])
+  accessTokenVersion?: 1 | 2;
 }
 
 export class CreateScopeDto {

@@ -28,6 +28,7 @@ export class ProtectedApiResponse {
   @ApiProperty() identifier: string;
   @ApiProperty() displayName: string;
   @ApiProperty() builtIn: boolean;
+  @ApiProperty({ enum: [1, 2] }) accessTokenVersion: number;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ type: [ApiScopeResponse] }) scopes: ApiScopeResponse[];
 }

@@ -11,6 +11,7 @@ import { InvitationError, InvitationErrorCode } from '@gatehouse/invitations';
 import { MailError, MailErrorCode } from '@gatehouse/mail';
 import { TenantError, TenantErrorCode } from '@gatehouse/tenants';
 import { AuthError, AuthErrorCode } from '../auth/auth.errors.js';
+import { accessProblem } from './access-problems.js';
 import { type Problem, ValidationFailedError, problem, sendProblem } from './problem.js';
 
 function unmapped(code: never): never {
@@ -61,7 +62,13 @@ export function clientStatus(code: ClientErrorCode): number {
   switch (code) {
     case ClientErrorCode.NotFound:
     case ClientErrorCode.SecretNotFound:
+    case ClientErrorCode.CertificateNotFound:
       return 404;
+    case ClientErrorCode.InvalidCertificate:
+    case ClientErrorCode.CertificateExpired:
+      return 400;
+    case ClientErrorCode.CertificateTaken:
+      return 409;
     case ClientErrorCode.OwnerNotFound:
     case ClientErrorCode.UnknownScopes:
     case ClientErrorCode.AdminScopesNotAssignable:
@@ -188,7 +195,7 @@ export class ProblemFilter implements ExceptionFilter {
       return problem(clientStatus(error.code), error.code, error.message, errors.length ? { errors } : {});
     }
     if (error instanceof HttpException) return this.httpProblem(error);
-    return this.unexpected(error, req);
+    return accessProblem(error) ?? this.unexpected(error, req);
   }
 
   private httpProblem(error: HttpException): Problem {

@@ -38,19 +38,65 @@ export function entraErrorFor(code: TokenRequestErrorCode): EntraError {
     case TokenRequestErrorCode.MultipleResources:
       return { status: 400, error: 'invalid_scope', code: 700022 };
     case TokenRequestErrorCode.UnknownClient:
-      return { status: 401, error: 'invalid_client', code: 700016 };
+      return { status: 400, error: 'unauthorized_client', code: 700016 };
     case TokenRequestErrorCode.InvalidSecret:
       return { status: 401, error: 'invalid_client', code: 7000215 };
     case TokenRequestErrorCode.ExpiredSecret:
       return { status: 401, error: 'invalid_client', code: 7000222 };
     case TokenRequestErrorCode.DisabledClient:
-      return { status: 401, error: 'invalid_client', code: 7000112 };
+      return { status: 400, error: 'unauthorized_client', code: 7000112 };
     case TokenRequestErrorCode.UnauthorizedClient:
       // AADSTS501051: "Application is not assigned to a role for the application".
       return { status: 400, error: 'unauthorized_client', code: 501051 };
     case TokenRequestErrorCode.TooManyFailures:
-      // AADSTS50053: locked after too many failed sign-ins (Entra's "IdsLocked").
-      return { status: 429, error: 'invalid_client', code: 50053 };
+      // AADSTS90055: "There are too many incoming requests" — failures from one address, throttled.
+      return { status: 429, error: 'invalid_client', code: 90055 };
+    default:
+      return assertionErrorFor(code);
+  }
+}
+
+/** The client-assertion (RFC 7523) and missing-credential cases, as Entra answers them. */
+function assertionErrorFor(code: TokenRequestErrorCode): EntraError {
+  switch (code) {
+    case TokenRequestErrorCode.MissingCredential:
+      return { status: 401, error: 'invalid_client', code: 7000218 };
+    case TokenRequestErrorCode.MalformedAssertion:
+      return { status: 400, error: 'invalid_request', code: 50027 };
+    case TokenRequestErrorCode.AssertionMissingClaim:
+      return { status: 400, error: 'invalid_request', code: 90014 };
+    case TokenRequestErrorCode.AssertionAlgorithm:
+      return { status: 401, error: 'invalid_client', code: 5002738 };
+    case TokenRequestErrorCode.AssertionKeyNotNamed:
+      return { status: 401, error: 'invalid_client', code: 5002723 };
+    case TokenRequestErrorCode.AssertionTimeRange:
+      return { status: 401, error: 'invalid_client', code: 700024 };
+    case TokenRequestErrorCode.AssertionClientMismatch:
+      return { status: 401, error: 'invalid_client', code: 700021 };
+    case TokenRequestErrorCode.AssertionAudience:
+      return { status: 401, error: 'invalid_client', code: 700023 };
+    case TokenRequestErrorCode.AssertionSignature:
+      return { status: 401, error: 'invalid_client', code: 700027 };
+    case TokenRequestErrorCode.AssertionReplayed:
+      // AADSTS50013 InvalidAssertion: Entra's code for an assertion refused for another reason.
+      return { status: 401, error: 'invalid_client', code: 50013 };
+    case TokenRequestErrorCode.CertificateExpired:
+      return { status: 401, error: 'invalid_client', code: 7000274 };
+    case TokenRequestErrorCode.MissingParameter:
+    case TokenRequestErrorCode.MalformedRequest:
+    case TokenRequestErrorCode.MethodNotAllowed:
+    case TokenRequestErrorCode.UnsupportedResponseType:
+    case TokenRequestErrorCode.UnknownTenant:
+    case TokenRequestErrorCode.UnsupportedGrantType:
+    case TokenRequestErrorCode.InvalidScope:
+    case TokenRequestErrorCode.MultipleResources:
+    case TokenRequestErrorCode.UnknownClient:
+    case TokenRequestErrorCode.InvalidSecret:
+    case TokenRequestErrorCode.ExpiredSecret:
+    case TokenRequestErrorCode.DisabledClient:
+    case TokenRequestErrorCode.UnauthorizedClient:
+    case TokenRequestErrorCode.TooManyFailures:
+      throw new Error(`token error ${code} is mapped by entraErrorFor`);
     default: {
       const unmapped: never = code;
       throw new Error(`unmapped token error ${String(unmapped)}`);

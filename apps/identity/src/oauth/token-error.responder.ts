@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { isDatabaseUnavailable } from '@gatehouse/database';
+import { printable, printableLine } from '@gatehouse/logging';
 import { TokenRequestError } from '@gatehouse/tokens';
 import {
   type EntraError,
@@ -12,6 +13,7 @@ import {
   entraErrorFor,
   traceIdOf,
 } from './entra-error.js';
+import { RefusalTally } from './refusal-tally.js';
 
 interface Ids {
   traceId: string;
@@ -22,11 +24,19 @@ interface Ids {
 /**
  * Turns any failure of the OAuth endpoints into Entra's envelope on a plain Node response (Express
  * and the token fast path both use it) and writes the security log line: tenant, client id,
- * AADSTS code, trace id, correlation id — never a secret or the body.
+ * AADSTS code, trace id, correlation id — never a secret or the body. Request input (tenant,
+ * client id, anything quoted in a message) reaches the answer and the log only through
+ * {@link printable}: unprintable characters replaced, length capped.
+ *
+ * While the database is down, refusals are not logged one by one (a busy endpoint would write
+ * thousands of lines a second): the first is, then one line per interval with the count.
  */
 @Injectable()
 export class TokenErrorResponder {
   private readonly logger = new Logger('TokenEndpoint');
+  private readonly unavailable = new RefusalTally(10_000, (count, since) =>
+    this.logger.warn(`database unavailable: ${count} token endpoint request(s) answered 503 since ${since.toISOString()}`),
+  );
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
@@ -36,7 +46,7 @@ export class TokenErrorResponder {
     const mapped = entraErrorFor(exception.code);
     const { details } = exception;
     this.logger.warn(
-      `token request refused tenant=${details.tenantId ?? tenant.slice(0, 100)} client_id=${details.clientId ?? '-'} ` +
+      `token request refused tenant=${printable(details.tenantId ?? tenant)} client_id=${printable(details.clientId ?? '-')} ` +
         `code=AADSTS${mapped.code} (${exception.code}) trace_id=${ids.traceId} correlation_id=${ids.correlationId}`,
     );
     const headers: Record<string, string> = {};
@@ -50,9 +60,7 @@ export class TokenErrorResponder {
   /** 503 while Postgres is unreachable, else 500; a generic message, the details in the log only. */
   private fault(res: ServerResponse, exception: unknown, ids: Ids): void {
     if (isDatabaseUnavailable(exception)) {
-      this.logger.warn(
-        `database unavailable trace_id=${ids.traceId}: ${(exception as Error)?.message ?? String(exception)}`,
-      );
+      this.unavailable.count();
       return this.send(res, UNAVAILABLE, 'A transient error has occurred. Please try again.', ids, {
         'retry-after': '5',
       });
@@ -69,7 +77,7 @@ export class TokenErrorResponder {
     headers: Record<string, string>,
   ): void {
     if (res.headersSent) return void res.end();
-    const body = JSON.stringify(entraEnvelope(mapped, message, ids));
+    const body = JSON.stringify(entraEnvelope(mapped, printableLine(message), ids));
     res.writeHead(mapped.status, {
       ...headers,
       'content-type': 'application/json; charset=utf-8',

@@ -5,8 +5,8 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { MetricsRegistry } from '@gatehouse/http';
 import { TokenEndpoint } from './token.endpoint.js';
 
-/** `POST /{tenant}/oauth2/v2.0/token` exactly as clients send it; anything else goes to Express. */
-const TOKEN_PATH = /^\/([^/?#]{1,200})\/oauth2\/v2\.0\/token(?:\?|$)/;
+/** `POST /{tenant}/oauth2/v2.0/token` (or v1's `/oauth2/token`) exactly as clients send it; anything else goes to Express. */
+const TOKEN_PATH = /^\/([^/?#]{1,200})\/oauth2\/(v2\.0\/)?token(?:\?|$)/;
 const ROUTE = '/:tenant/oauth2/v2.0/token';
 const OFFERED_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -46,7 +46,7 @@ export function installTokenFastPath(app: NestExpressApplication): void {
     const id = typeof offered === 'string' && OFFERED_REQUEST_ID.test(offered) ? offered : randomUUID();
     (req as IncomingMessage & { id?: string }).id = id;
     res.once('finish', () => httpDuration.observe(labelsOf(res.statusCode), (performance.now() - started) / 1000));
-    endpoint.handle(req, res, tenant, id);
+    endpoint.handle(req, res, tenant, id, match![2] === undefined);
   });
 }
 

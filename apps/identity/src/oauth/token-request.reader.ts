@@ -1,3 +1,4 @@
+import { printable } from '@gatehouse/logging';
 import type { IncomingMessage } from 'node:http';
 import { TokenRequestError, TokenRequestErrorCode, type TokenRequestInput } from '@gatehouse/tokens';
 
@@ -56,7 +57,7 @@ export function parseForm(body: string): Map<string, string> {
   const form = new Map<string, string>();
   const seen = new Set<string>();
   for (const [name, value] of new URLSearchParams(body)) {
-    if (seen.has(name)) throw malformed(`The request contains the parameter '${name.slice(0, 64)}' more than once.`);
+    if (seen.has(name)) throw malformed(`The request contains the parameter '${printable(name, 64)}' more than once.`);
     seen.add(name);
     if (value !== '') form.set(name, value);
   }
@@ -106,7 +107,7 @@ export function checkTokenRequestHead(req: IncomingMessage): void {
 }
 
 /** The token request's parameters: form body plus, optionally, HTTP Basic client authentication. */
-export function tokenRequestFrom(req: IncomingMessage, tenant: string, body: string): TokenRequestInput {
+export function tokenRequestFrom(req: IncomingMessage, tenant: string, body: string, v1 = false): TokenRequestInput {
   const form = parseForm(body);
   const authorization = req.headers.authorization;
   const input: TokenRequestInput = {
@@ -114,8 +115,13 @@ export function tokenRequestFrom(req: IncomingMessage, tenant: string, body: str
     grantType: form.get('grant_type'),
     clientId: form.get('client_id'),
     clientSecret: form.get('client_secret'),
+    clientAssertionType: form.get('client_assertion_type'),
+    clientAssertion: form.get('client_assertion'),
     scope: form.get('scope'),
+    resource: form.get('resource'),
+    v1,
     basic: false,
+    origin: req,
   };
   if (authorization === undefined) return input;
   if (!/^basic /i.test(authorization))

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
+import { printable } from '@gatehouse/logging';
 import {
   ClientCredentialsService,
   TokenRequestError,
@@ -44,9 +45,10 @@ export class TokenEndpoint {
 
   /**
    * Answers the token request. `requestId` is the `x-request-id` to send when the caller has not
-   * set that header on `res` already (the fast path sets it here, with the other headers).
+   * set that header on `res` already (the fast path sets it here, with the other headers); `v1`
+   * for the v1 endpoint (`resource=` instead of `scope`).
    */
-  handle(req: IncomingMessage, res: ServerResponse, tenant: string, requestId?: string): void {
+  handle(req: IncomingMessage, res: ServerResponse, tenant: string, requestId?: string, v1 = false): void {
     try {
       checkTokenRequestHead(req);
     } catch (error) {
@@ -56,7 +58,7 @@ export class TokenEndpoint {
       if (error !== null) return this.fail(req, res, error, tenant, undefined);
       let input: TokenRequestInput | undefined;
       try {
-        input = tokenRequestFrom(req, tenant, body);
+        input = tokenRequestFrom(req, tenant, body, v1);
         const issued = this.clientCredentials.issue(input);
         if (!(issued instanceof Promise)) return this.succeed(res, issued, requestId);
         const known = input;
@@ -86,8 +88,8 @@ export class TokenEndpoint {
     input: TokenRequestInput | undefined,
   ): void {
     if (error instanceof TokenRequestError) {
-      error.details.tenantId ??= tenant.slice(0, 100);
-      error.details.clientId ??= input?.clientId?.slice(0, 100);
+      error.details.tenantId ??= printable(tenant);
+      error.details.clientId ??= input?.clientId === undefined ? undefined : printable(input.clientId);
       error.details.basic ??= input?.basic;
     }
     this.errors.respond(req, res, error, tenant);

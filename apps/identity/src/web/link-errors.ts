@@ -7,7 +7,7 @@ import { WebPageError, notFound } from './web.errors.js';
 /** Headers of every link page: the token must not leak through Referer, nor stay in a cache. */
 export const LINK_HEADERS = { 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store' };
 
-const gone = (detail: SafeHtml) => new WebPageError(410, 'This link no longer works', detail, LINK_HEADERS);
+export const gone = (detail: SafeHtml) => new WebPageError(410, 'This link no longer works', detail, LINK_HEADERS);
 
 /** The page for an invitation that cannot be accepted; every code is mapped (the switch is exhaustive). */
 export function invitationRefusal(code: InvitationErrorCode, contactEmail?: string): WebPageError {
@@ -67,7 +67,7 @@ export function isAccountError(error: unknown): error is AccountError {
   return error instanceof AccountError;
 }
 
-function linkNotFound(): WebPageError {
+export function linkNotFound(): WebPageError {
   const page = notFound();
   return new WebPageError(404, 'Link not found', 'This link is not valid. Check that you copied it completely.', {
     ...page.headers,

@@ -5,28 +5,33 @@ import { urlencoded } from 'express';
 import { AccountsModule } from '@gatehouse/accounts';
 import { DocsModule } from '@gatehouse/docs';
 import { InvitationsModule } from '@gatehouse/invitations';
+import { AccessProvisioningModule } from '@gatehouse/provisioning';
 import { SessionsModule } from '@gatehouse/sessions';
 import { TenantsModule } from '@gatehouse/tenants';
 import { ActivationController } from './activation.controller.js';
 import { AssetsController } from './assets.controller.js';
 import { DocsController } from './docs.controller.js';
+import { HandoverController } from './handover.controller.js';
 import { InvitationController } from './invitation.controller.js';
 import { LoginController } from './login.controller.js';
 import { NotFoundPageFilter } from './not-found.filter.js';
 import { PasswordController } from './password.controller.js';
+import { RequestAccessController } from './request-access.controller.js';
 import { UiTenantResolver } from './ui-tenant.resolver.js';
 import { WebSession } from './web-session.js';
 import { WebErrorFilter } from './web.filter.js';
 
 const PAGES = [LoginController, PasswordController, DocsController, InvitationController, ActivationController];
+/** Public pages of the access-request process (their forms carry longer text). */
+const ACCESS_PAGES = [RequestAccessController, HandoverController];
 
 /**
  * The server-rendered Web UI. Cookies and form bodies are parsed for these controllers only: the
  * app runs with `bodyParser: false` because the token endpoint reads its raw body itself.
  */
 @Module({
-  imports: [AccountsModule, SessionsModule, DocsModule, InvitationsModule, TenantsModule],
-  controllers: [...PAGES, AssetsController],
+  imports: [AccountsModule, SessionsModule, DocsModule, InvitationsModule, AccessProvisioningModule, TenantsModule],
+  controllers: [...PAGES, ...ACCESS_PAGES, AssetsController],
   providers: [WebSession, UiTenantResolver, WebErrorFilter, { provide: APP_FILTER, useClass: NotFoundPageFilter }],
 })
 export class WebModule implements NestModule {
@@ -34,5 +39,8 @@ export class WebModule implements NestModule {
     consumer
       .apply(cookieParser(), urlencoded({ extended: false, limit: '16kb', parameterLimit: 20 }))
       .forRoutes(...PAGES);
+    consumer
+      .apply(cookieParser(), urlencoded({ extended: false, limit: '64kb', parameterLimit: 20 }))
+      .forRoutes(...ACCESS_PAGES);
   }
 }

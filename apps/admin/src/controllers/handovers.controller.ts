@@ -1,0 +1,56 @@
+import { Body, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { HandoverService, type HandoverView } from '@gatehouse/handovers';
+import { AdminController } from '../auth/admin-controller.js';
+import { type AdminPrincipal, Principal } from '../auth/principal.js';
+import { RequirePermission } from '../auth/require-permission.js';
+import { HandoverResponse } from '../dto/access-request-responses.dto.js';
+import { CreateHandoverDto } from '../dto/access-requests.dto.js';
+
+@AdminController('clients', 'handovers')
+export class ClientHandoversController {
+  constructor(private readonly handovers: HandoverService) {}
+
+  @Post(':clientId/handovers')
+  @RequirePermission('Secrets.Manage')
+  @ApiOperation({
+    summary:
+      'Send credentials by a one-time link: the recipient reveals a secret created at that moment, seen by nobody else',
+  })
+  @ApiBody({
+    type: CreateHandoverDto,
+    examples: {
+      example: { summary: 'A typical body', value: { recipientEmail: 'ops@partner.example', expiresInHours: 72 } },
+    },
+  })
+  @ApiCreatedResponse({ type: HandoverResponse })
+  create(
+    @Principal() principal: AdminPrincipal,
+    @Param('clientId') clientId: string,
+    @Body() body: CreateHandoverDto,
+  ): Promise<HandoverView> {
+    return this.handovers.create(principal.tenantId, principal, clientId, body);
+  }
+
+  @Get(':clientId/handovers')
+  @RequirePermission('Clients.Read')
+  @ApiOperation({ summary: "The client's handovers, newest first (reveal time and source address; never a secret)" })
+  @ApiOkResponse({ type: [HandoverResponse] })
+  list(@Principal() principal: AdminPrincipal, @Param('clientId') clientId: string): Promise<HandoverView[]> {
+    return this.handovers.list(principal.tenantId, clientId);
+  }
+}
+
+@AdminController('handovers', 'handovers')
+export class HandoversController {
+  constructor(private readonly handovers: HandoverService) {}
+
+  @Post(':id/revoke')
+  @HttpCode(200)
+  @RequirePermission('Secrets.Manage')
+  @ApiOperation({ summary: 'Revoke: a pending link dies; after the reveal, the secret it created is revoked' })
+  @ApiOkResponse({ type: HandoverResponse })
+  revoke(@Principal() principal: AdminPrincipal, @Param('id') id: string): Promise<HandoverView> {
+    return this.handovers.revoke(principal.tenantId, principal, id);
+  }
+}

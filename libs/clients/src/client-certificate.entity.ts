@@ -1,0 +1,68 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, type Relation } from 'typeorm';
+import { Tenant } from '@gatehouse/tenants';
+import { ApiClient } from './api-client.entity.js';
+
+/**
+ * A certificate credential (Entra's "certificate credentials"): the client proves itself with a JWT
+ * signed by the certificate's private key (RFC 7523 private_key_jwt). Only the public certificate
+ * is stored; the private key never leaves the client.
+ */
+@Entity({ name: 'client_certificates' })
+@Index('client_certificates_key_id_key', ['keyId'], { unique: true })
+@Index('client_certificates_client_thumbprint_key', ['apiClientId', 'x5tS256'], { unique: true })
+@Index('client_certificates_expiry_idx', ['notAfter'])
+export class ClientCertificate {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ type: 'uuid' })
+  tenantId: string;
+
+  @ManyToOne(() => Tenant, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'tenant_id' })
+  tenant?: Relation<Tenant>;
+
+  @Column({ type: 'uuid' })
+  apiClientId: string;
+
+  @ManyToOne(() => ApiClient, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'api_client_id' })
+  apiClient?: Relation<ApiClient>;
+
+  @Column({ type: 'uuid' })
+  keyId: string;
+
+  @Column({ type: 'text', default: '' })
+  displayName: string;
+
+  /** SHA-1 of the DER, upper-case hex, as Entra shows it. */
+  @Column({ type: 'text' })
+  thumbprint: string;
+
+  /** base64url SHA-1 of the DER (the JOSE `x5t` header). */
+  @Column({ type: 'text' })
+  x5t: string;
+
+  /** base64url SHA-256 of the DER (the JOSE `x5t#S256` header). */
+  @Column({ type: 'text' })
+  x5tS256: string;
+
+  @Column({ type: 'text' })
+  subject: string;
+
+  @Column({ type: 'timestamptz' })
+  notBefore: Date;
+
+  @Column({ type: 'timestamptz' })
+  notAfter: Date;
+
+  /** The X.509 certificate, DER. */
+  @Column({ type: 'bytea' })
+  certificateDer: Buffer;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  expiryWarnedAt: Date | null;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+}

@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { AuditModule } from '@gatehouse/audit';
+import { ClientsModule } from '@gatehouse/clients';
+import { MailModule } from '@gatehouse/mail';
+import { TenantsModule } from '@gatehouse/tenants';
+import { HandoverRepository } from './handover.repository.js';
+import { HandoverService } from './handover.service.js';
+import { HandoverSweepService } from './handover-sweep.service.js';
+
+/** One-time credential handovers: the link, its reveal (with provisioning), its expiry. */
+@Module({
+  imports: [AuditModule, ClientsModule, MailModule, TenantsModule],
+  providers: [HandoverRepository, HandoverService, HandoverSweepService],
+  exports: [HandoverService, HandoverSweepService],
+})
+export class HandoversModule {}

@@ -1,0 +1,67 @@
+import { oneLine, page, type RenderedEmail } from './templates.js';
+
+/** Mails about API client credentials beyond secret expiry (which lives in templates.ts). */
+export interface ClientMailSubject {
+  clientDisplayName: string;
+  clientId: string;
+}
+
+export interface AuthBurstMail extends ClientMailSubject {
+  failures: number;
+  windowMinutes: number;
+  lastSource: string;
+}
+
+/** Many failed authentications with a client's id: someone has a wrong (or stolen and revoked) credential. */
+export function clientAuthBurstEmail(input: AuthBurstMail): RenderedEmail {
+  const lines = [
+    `The token endpoint refused ${input.failures} authentications of the API client ${input.clientDisplayName} (${input.clientId}) within ${input.windowMinutes} minutes, the last from the address ${input.lastSource}.`,
+    'Requests with a valid credential keep working. If a deployment of yours uses an old or revoked secret, update it; if you do not recognise the address, tell your contact person.',
+  ];
+  return {
+    template: 'client-auth-burst',
+    subject: oneLine(`Failed authentications of ${input.clientDisplayName}`),
+    text: `${lines.join('\n\n')}\n`,
+    html: page('Failed authentications', lines),
+  };
+}
+
+export interface SecretLeakMail extends ClientMailSubject {
+  secretHint: string;
+  reportedUrl: string | null;
+  revokedAt: Date;
+}
+
+/** A secret was reported public and has been revoked: a new one is needed. */
+export function secretLeakedEmail(input: SecretLeakMail): RenderedEmail {
+  const where = input.reportedUrl ? ` It was found at ${input.reportedUrl}.` : '';
+  const lines = [
+    `A client secret (starting with ${input.secretHint}) of the API client ${input.clientDisplayName} (${input.clientId}) was reported as publicly exposed and was revoked at ${input.revokedAt.toISOString()}.${where}`,
+    'Requests with that secret now fail. Issue a new secret (or use a certificate), deploy it, and remove the exposed value from where it was found.',
+  ];
+  return {
+    template: 'secret-leaked',
+    subject: oneLine(`A client secret of ${input.clientDisplayName} was exposed and revoked`),
+    text: `${lines.join('\n\n')}\n`,
+    html: page('Client secret exposed and revoked', lines),
+  };
+}
+
+export interface CertificateExpiryMail extends ClientMailSubject {
+  thumbprint: string;
+  displayName: string;
+  expiresAt: Date;
+}
+
+export function certificateExpiryEmail(input: CertificateExpiryMail): RenderedEmail {
+  const lines = [
+    `The certificate "${input.displayName}" (thumbprint ${input.thumbprint}) of the API client ${input.clientDisplayName} (${input.clientId}) expires at ${input.expiresAt.toISOString()}.`,
+    'Register a new certificate, deploy its private key, then remove the old one before that time to avoid an outage.',
+  ];
+  return {
+    template: 'certificate-expiry',
+    subject: oneLine(`Certificate of ${input.clientDisplayName} expires soon`),
+    text: `${lines.join('\n\n')}\n`,
+    html: page('Certificate expires soon', lines),
+  };
+}

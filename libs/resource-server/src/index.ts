@@ -1,0 +1,2 @@
+export * from './token-validator.js';
+export * from './bearer.guard.js';
