@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 
 /** What is counted for each queue: a constant, never input. Each is served by an index. */
 export const QUEUE_COUNTS = {
+  requestsToDecide: `SELECT count(*) FROM access_requests WHERE tenant_id = $1 AND status = 'submitted'`,
   clientsAwaitingScopes: `SELECT count(*) FROM api_clients WHERE tenant_id = $1 AND state = 'awaiting_scopes'`,
   secretsExpiring: `SELECT count(*) FROM client_secrets s JOIN api_clients c ON c.id = s.api_client_id
                      WHERE s.tenant_id = $1 AND s.revoked_at IS NULL AND c.state <> 'disabled'

@@ -8,6 +8,7 @@ export type WorkQueues = Partial<Record<QueueName, number>>;
 
 /** Who works on which queue: the permission that acts on its items. */
 export const QUEUE_PERMISSIONS: Record<QueueName, Permission> = {
+  requestsToDecide: 'Requests.Decide',
   clientsAwaitingScopes: 'Scopes.Assign',
   secretsExpiring: 'Secrets.Manage',
   abandonedMail: 'Invitations.Manage',
@@ -16,7 +17,7 @@ export const QUEUE_PERMISSIONS: Record<QueueName, Permission> = {
 };
 
 /**
- * The overview's work queues: clients awaiting scopes, secrets expiring within 30 days (or expired
+ * The overview's work queues: access requests to decide, clients awaiting scopes, secrets expiring within 30 days (or expired
  * and still there), abandoned mail, invitations expiring within 48 hours, locked accounts. Counted
  * for the queues the actor's permissions act on, read fresh each time.
  */

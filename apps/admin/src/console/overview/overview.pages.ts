@@ -6,13 +6,18 @@ interface QueueCard {
   hint: string;
   /**
    * The filtered list the number opens. These are the list filters the page groups serve:
-   * `clients?state=awaiting_scopes`, `clients?secrets=expiring`, `email?status=abandoned`,
+   * `requests?status=submitted`, `clients?state=awaiting_scopes`, `clients?secrets=expiring`, `email?status=abandoned`,
    * `users?invitations=expiring`, `users?status=locked`.
    */
   path: string;
 }
 
 export const QUEUE_CARDS: Record<QueueName, QueueCard> = {
+  requestsToDecide: {
+    label: 'Access requests to decide',
+    hint: 'Confirmed by the requester: approve or reject them.',
+    path: 'requests?status=submitted',
+  },
   clientsAwaitingScopes: {
     label: 'Clients awaiting scopes',
     hint: 'Assign scopes so they can get tokens.',
