@@ -1,18 +1,28 @@
 import { Initial1795384889995 } from './1795384889995-Initial.js';
 import { LoginSourceThrottles1795399223055 } from './1795399223055-LoginSourceThrottles.js';
 import { EmailRetryUntil1795434731162 } from './1795434731162-EmailRetryUntil.js';
+import { WebLoginNameLocksAndFlash1795434770330 } from './1795434770330-WebLoginNameLocksAndFlash.js';
 import { AccessRequestsAndHandovers1795434909890 } from './1795434909890-AccessRequestsAndHandovers.js';
 import { RequestScopesOfAdminApi1795434909891 } from './1795434909891-RequestScopesOfAdminApi.js';
 import { CertificatesAssertionsAndSourceThrottles1795435045454 } from './1795435045454-CertificatesAssertionsAndSourceThrottles.js';
 import { InvitationLinkHistory1795435068561 } from './1795435068561-InvitationLinkHistory.js';
+import { StaffSecondFactors1795435375230 } from './1795435375230-StaffSecondFactors.js';
+import { ConsoleSessionsAndWorkQueues1795435926596 } from './1795435926596-ConsoleSessionsAndWorkQueues.js';
+import { StaffPasskeys1795439309639 } from './1795439309639-StaffPasskeys.js';
+import { StaffListIndex1795439854315 } from './1795439854315-StaffListIndex.js';
 
 /** Every migration, in order. Listed explicitly: a glob would load some files twice. */
 export const MIGRATIONS = [
   Initial1795384889995,
   LoginSourceThrottles1795399223055,
   EmailRetryUntil1795434731162,
+  WebLoginNameLocksAndFlash1795434770330,
   AccessRequestsAndHandovers1795434909890,
   RequestScopesOfAdminApi1795434909891,
   CertificatesAssertionsAndSourceThrottles1795435045454,
   InvitationLinkHistory1795435068561,
+  StaffSecondFactors1795435375230,
+  ConsoleSessionsAndWorkQueues1795435926596,
+  StaffPasskeys1795439309639,
+  StaffListIndex1795439854315,
 ];

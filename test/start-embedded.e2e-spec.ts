@@ -143,6 +143,15 @@ describe('npm start without DATABASE_URL (embedded Postgres)', () => {
     expect(output.split(bootstrap.clientSecret).length - 1).toBe(1);
   });
 
+  it("prints the first Administrator's console activation link once; it opens the set-password page", async () => {
+    const links = [...output.matchAll(/http:\/\/localhost:(\d+)(\/console\/activate\/[A-Za-z0-9_-]+)/g)];
+    expect(links).toHaveLength(1);
+    expect(links[0]![1]).toBe(String(adminPort)); // ADMIN_PUBLIC_URL defaults to http://localhost:{ADMIN_PORT}
+    const page = await fetch(`http://127.0.0.1:${adminPort}${links[0]![2]}`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<strong>admin</strong>');
+  });
+
   it('stops on SIGTERM with exit code 0, the embedded PostgreSQL with it', async () => {
     const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
     child.kill('SIGTERM');

@@ -12,9 +12,12 @@ import { WEB_PASSWORD, WebClient, cookieOf, csrfOf } from './support/web-client.
 
 const ORIGIN = 'http://localhost:3000';
 const NEW_PASSWORD = 'violet kettle drums at dawn';
-/** A page with the username and the per-form CSRF token blanked out. */
+/** A page with the username, the per-form CSRF token and the lock's end blanked out. */
 const generic = (text: string, username: string) =>
-  text.replace(username, 'X').replace(/name="_csrf" value="[^"]+"/, '');
+  text
+    .replace(username, 'X')
+    .replace(/name="_csrf" value="[^"]+"/, '')
+    .replace(/\d+ minutes \(until [^)]*\)/, 'N minutes');
 
 /** Lockout, forced password change and the password policy in the Web UI (SECURITY.md 18, 20, 21). */
 describe('web UI: lockout and passwords', () => {
@@ -47,25 +50,35 @@ describe('web UI: lockout and passwords', () => {
       )
     )[0] as { failures: number; locked: boolean | null; mustChange: boolean };
 
-  it('slows down, then locks an account for 15 minutes after 5 failures, with the same generic page', async () => {
+  it('slows down, then locks an account for 15 minutes after 5 failures, and says so for an unknown name alike', async () => {
     await web.user('lena');
-    const unknown = generic((await web.login('nobody-at-all', 'wrong password attempt')).res.text, 'nobody-at-all');
+    const skipShortWaits = () =>
+      Promise.all([
+        dataSource.query(`UPDATE users SET locked_until = NULL WHERE username = 'lena'`),
+        dataSource.query(`UPDATE login_name_locks SET locked_until = NULL WHERE username_normalized = 'nobody-at-all'`),
+      ]);
     for (let attempt = 1; attempt <= 5; attempt++) {
-      await dataSource.query(`UPDATE users SET locked_until = NULL WHERE username = 'lena'`); // skip the short waits
-      const { res } = await web.login('lena', 'wrong password attempt');
-      expect(res.status).toBe(401);
-      expect(generic(res.text, 'lena')).toBe(unknown);
+      await skipShortWaits();
+      const known = (await web.login('lena', 'wrong password attempt')).res;
+      const unknown = (await web.login('nobody-at-all', 'wrong password attempt')).res;
+      expect([known.status, unknown.status]).toEqual([401, 401]);
+      expect(generic(known.text, 'lena')).toBe(generic(unknown.text, 'nobody-at-all'));
       expect((await state('lena')).failures).toBe(attempt);
       expect((await state('lena')).locked).toBe(attempt >= 3 ? true : null);
+      expect(known.text).toContain(attempt < 5 ? 'username or password is incorrect' : 'locked for 15 minutes');
     }
     const [{ minutes }] = await dataSource.query(
       `SELECT round(extract(epoch FROM locked_until - now()) / 60) AS minutes FROM users WHERE username = 'lena'`,
     );
     expect(Number(minutes)).toBe(15);
     const right = await web.login('lena', WEB_PASSWORD);
-    expect(right.res.status).toBe(401); // locked: even the right password gets the generic page
-    expect(generic(right.res.text, 'lena')).toBe(unknown);
+    const stranger = await web.login('nobody-at-all', WEB_PASSWORD);
+    expect(right.res.status).toBe(401); // locked: even the right password is refused, with the same page
+    expect(generic(right.res.text, 'lena')).toBe(generic(stranger.res.text, 'nobody-at-all'));
+    expect(right.res.text).toMatch(/locked for 1[45] minutes \(until \d{4}-\d\d-\d\d \d\d:\d\d UTC\)/);
     expect((await state('lena')).failures).toBe(5); // attempts during a lock do not count
+    const [names] = await dataSource.query(`SELECT failed_login_count AS n FROM login_name_locks WHERE username_normalized = 'nobody-at-all'`);
+    expect(names.n).toBe(5);
     await dataSource.query(`UPDATE users SET locked_until = now() - interval '1 second' WHERE username = 'lena'`);
     expect((await web.login('lena', WEB_PASSWORD)).res.status).toBe(303);
     expect((await state('lena')).failures).toBe(0); // a success resets
@@ -168,7 +181,7 @@ describe('web UI: lockout and passwords', () => {
     }
     const lockedPage = await change('not the current one!');
     expect(lockedPage.status).toBe(429);
-    expect(lockedPage.text).toMatch(/locked until \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+    expect(lockedPage.text).toMatch(/locked for .* \(until \d{4}-\d\d-\d\d \d\d:\d\d UTC\)/);
     expect(Number(lockedPage.headers['retry-after'])).toBeGreaterThan(14 * 60);
     const right = await change(WEB_PASSWORD); // while locked even the right current password is not checked
     expect(right.status).toBe(429);

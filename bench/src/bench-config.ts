@@ -14,6 +14,7 @@ export function benchConfig(options: { databaseUrl: string; publicUrl: string; p
     adminPort: 0,
     host: '127.0.0.1',
     managementPort: 0,
+    adminPublicUrl: 'http://localhost:3001',
     smtpUrl: undefined,
     mailFrom: 'Gatehouse <no-reply@localhost>',
     secretPepper: options.pepper,

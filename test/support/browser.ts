@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, type Page, chromium } from 'playwright-core';
 
@@ -26,6 +26,7 @@ export class Screenshots {
 
   constructor(journey: string) {
     this.dir = join(import.meta.dirname, '..', '..', 'test-artifacts', journey);
+    rmSync(this.dir, { recursive: true, force: true }); // only this run's pictures
     mkdirSync(this.dir, { recursive: true });
   }
 

@@ -14,6 +14,7 @@ export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = 
     adminPort: 0,
     host: '127.0.0.1',
     managementPort: 0,
+    adminPublicUrl: 'http://localhost:3001',
     smtpUrl: undefined,
     mailFrom: 'Gatehouse <no-reply@localhost>',
     secretPepper: Buffer.alloc(32, 0x11),

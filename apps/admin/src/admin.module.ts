@@ -14,6 +14,7 @@ import { TenantsModule } from '@gatehouse/tenants';
 import { TokensModule } from '@gatehouse/tokens';
 import { AccessProvisioningModule } from '@gatehouse/provisioning';
 import { AdminAuthGuard } from './auth/admin-auth.guard.js';
+import { ConsoleModule } from './console/console.module.js';
 import { AccessRequestsController } from './controllers/access-requests.controller.js';
 import { ApisController } from './controllers/apis.controller.js';
 import { AuditController } from './controllers/audit.controller.js';
@@ -49,7 +50,7 @@ export const ADMIN_CONTROLLERS = [
   HandoversController,
 ];
 
-/** The internal admin REST API under /admin/v1. */
+/** The internal admin app: the REST API under /admin/v1 and the operators' console under /console. */
 @Module({})
 export class AdminModule {
   static register(options: AdminModuleOptions): DynamicModule {
@@ -66,6 +67,7 @@ export class AdminModule {
         MailModule,
         DocsModule,
         InvitationsModule,
+        ConsoleModule,
         AccessProvisioningModule,
         ProvisioningModule,
       ],

@@ -7,16 +7,21 @@ import { printBootstrap } from './bootstrap.command.js';
  * What `npm start` prints once every app is ready, last, so that it stays on screen: where each
  * app is, and on the first start the bootstrap client's credentials (the secret shown once).
  */
-export function readyBox(
-  config: AppConfig,
-  tenant: string,
-  bootstrapped: { result: BootstrapResult; file: string } | undefined,
-): string {
+/** What a first start created: the bootstrap client and the first Administrator's console invitation. */
+export interface Bootstrapped {
+  result: BootstrapResult;
+  file: string;
+  /** The printed invitation (the one-time console activation link). */
+  administrator: string;
+}
+
+export function readyBox(config: AppConfig, tenant: string, bootstrapped: Bootstrapped | undefined): string {
   const admin = `http://${displayHost(config.host)}:${config.adminPort}`;
   const lines = [
     'Gatehouse is ready.',
     '',
     `token endpoint, Web UI:  ${config.publicUrl}`,
+    `console:                 ${config.adminPublicUrl}/console`,
     `admin API:               ${admin}/admin/v1   (OpenAPI: ${admin}/admin/docs)`,
     `metrics, health:         http://${displayHost(config.host)}:${config.managementPort}/metrics`,
     '',
@@ -24,6 +29,9 @@ export function readyBox(
       ? [
           `Bootstrapped tenant "${tenant}"; these credentials are also in ${bootstrapped.file} (mode 0600):`,
           ...printBootstrap(bootstrapped.result, false).trimEnd().split('\n'),
+          '',
+          'Console sign-in for the Administrator:',
+          ...bootstrapped.administrator.trimEnd().split('\n'),
         ]
       : [`The credentials of tenant "${tenant}" are in ${join(config.dataDir, 'bootstrap.json')}.`]),
     '',

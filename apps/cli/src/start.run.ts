@@ -1,5 +1,4 @@
 import { devTlsNotice, runApps } from '@gatehouse/http';
-import { type BootstrapResult } from '@gatehouse/provisioning';
 import { migrateDatabase } from '@gatehouse/schema';
 import { adminRole } from '../../admin/src/admin-role.js';
 import { identityRole } from '../../identity/src/identity-role.js';
@@ -7,7 +6,8 @@ import { workerRole } from '../../worker/src/worker-role.js';
 import { bootstrapTenant, isDatabaseEmpty, writeBootstrapFile } from './bootstrap.command.js';
 import type { CommandInput } from './command.js';
 import { type DatabaseRuntime, resolveDatabase } from './database-runtime.js';
-import { readyBox } from './ready-box.js';
+import { type Bootstrapped, readyBox } from './ready-box.js';
+import { inviteFirstAdministrator } from './staff-access.cli.js';
 
 export const DEFAULT_TENANT = 'default';
 
@@ -18,7 +18,7 @@ export const DEFAULT_TENANT = 'default';
  */
 export async function start(input: CommandInput): Promise<number> {
   const runtime = await resolveDatabase(input.config(), input.log);
-  let bootstrapped: { result: BootstrapResult; file: string } | undefined;
+  let bootstrapped: Bootstrapped | undefined;
   try {
     bootstrapped = await prepare(runtime, input.log);
   } catch (error) {
@@ -39,5 +39,6 @@ async function prepare(runtime: DatabaseRuntime, log: (line: string) => void) {
   if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
   if (!(await isDatabaseEmpty(runtime.config))) return undefined;
   const result = await bootstrapTenant(runtime.config, DEFAULT_TENANT, false);
-  return { result, file: writeBootstrapFile(runtime.config.dataDir, result) };
+  const file = writeBootstrapFile(runtime.config.dataDir, result);
+  return { result, file, administrator: await inviteFirstAdministrator(runtime.config, DEFAULT_TENANT) };
 }

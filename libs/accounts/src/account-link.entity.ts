@@ -2,13 +2,17 @@ import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, 
 import { Tenant } from '@gatehouse/tenants';
 import { User } from './user.entity.js';
 
-export type AccountLinkPurpose = 'activation' | 'reset';
+/**
+ * `activation` and `reset`: Web UI links (`/activate/{token}`, ≤ 24 h). `console_activation`: a
+ * staff member's first console sign-in (`/console/activate/{token}`: password, then TOTP; 72 h).
+ */
+export type AccountLinkPurpose = 'activation' | 'reset' | 'console_activation';
 
-/** A single-use link that lets a user set their password (activation or reset); lives ≤ 24 h. */
+/** A single-use link that lets a user set their password. */
 @Entity({ name: 'account_links' })
 @Index('account_links_token_hash_key', ['tokenHash'], { unique: true })
 @Index('account_links_user_idx', ['userId'])
-@Check('account_links_purpose_check', `"purpose" IN ('activation', 'reset')`)
+@Check('account_links_purpose_kinds_check', `"purpose" IN ('activation', 'reset', 'console_activation')`)
 export class AccountLink {
   @PrimaryGeneratedColumn('uuid')
   id: string;

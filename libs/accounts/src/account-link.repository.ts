@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
-import { AccountLink } from './account-link.entity.js';
+import { DataSource, EntityManager, In } from 'typeorm';
+import { AccountLink, type AccountLinkPurpose } from './account-link.entity.js';
+
+/** The links the Web UI's `/activate/{token}` takes; a console link is not one of them. */
+export const WEB_LINK_PURPOSES: readonly AccountLinkPurpose[] = ['activation', 'reset'];
 
 export interface PasswordState {
   hasPassword: boolean;
@@ -31,18 +34,31 @@ export class AccountLinkRepository {
     ]);
   }
 
-  findByTokenHash(tenantId: string, tokenHash: Buffer, em?: EntityManager): Promise<AccountLink | null> {
-    return (em ?? this.dataSource.manager).getRepository(AccountLink).findOneBy({ tenantId, tokenHash });
+  findByTokenHash(
+    tenantId: string,
+    tokenHash: Buffer,
+    em?: EntityManager,
+    purposes: readonly AccountLinkPurpose[] = WEB_LINK_PURPOSES,
+  ): Promise<AccountLink | null> {
+    return (em ?? this.dataSource.manager)
+      .getRepository(AccountLink)
+      .findOneBy({ tenantId, tokenHash, purpose: In([...purposes]) });
   }
 
   /** Consumes a link once: unused and unexpired, or nothing. */
-  async consume(em: EntityManager, tenantId: string, tokenHash: Buffer): Promise<{ id: string; userId: string; purpose: string } | null> {
+  async consume(
+    em: EntityManager,
+    tenantId: string,
+    tokenHash: Buffer,
+    purposes: readonly AccountLinkPurpose[] = WEB_LINK_PURPOSES,
+  ): Promise<{ id: string; userId: string; purpose: string } | null> {
     const rows: Array<{ id: string; user_id: string; purpose: string }> = await em.query(
       `WITH c AS (UPDATE account_links SET used_at = now()
                    WHERE tenant_id = $1 AND token_hash = $2 AND used_at IS NULL AND expires_at > now()
+                     AND purpose = ANY($3::text[])
                    RETURNING id, user_id, purpose)
        SELECT * FROM c`,
-      [tenantId, tokenHash],
+      [tenantId, tokenHash, [...purposes]],
     );
     const row = rows[0];
     return row ? { id: row.id, userId: row.user_id, purpose: row.purpose } : null;

@@ -8,6 +8,11 @@ import { LoginRepository } from './login.repository.js';
 import { LoginService } from './login.service.js';
 import { UserRepository } from './user.repository.js';
 import { UserService } from './user.service.js';
+import { MfaRepository } from './mfa/mfa.repository.js';
+import { SecondFactorService } from './mfa/second-factor.service.js';
+import { ConsoleActivationService } from './console-activation.service.js';
+import { PasskeyRepository } from './mfa/passkey.repository.js';
+import { PasskeyService } from './mfa/passkey.service.js';
 
 @Module({
   imports: [AuditModule, MailModule],
@@ -19,7 +24,21 @@ import { UserService } from './user.service.js';
     AccountLinkRepository,
     ActivationService,
     UserCredentialsService,
+    MfaRepository,
+    SecondFactorService,
+    ConsoleActivationService,
+    PasskeyRepository,
+    PasskeyService,
   ],
-  exports: [UserService, UserRepository, LoginService, ActivationService, UserCredentialsService],
+  exports: [
+    UserService,
+    UserRepository,
+    LoginService,
+    ActivationService,
+    UserCredentialsService,
+    SecondFactorService,
+    ConsoleActivationService,
+    PasskeyService,
+  ],
 })
 export class AccountsModule {}

@@ -15,6 +15,7 @@ export type LoginCandidate = Pick<
   | 'mustChangePassword'
   | 'failedLoginCount'
   | 'lockedUntil'
+  | 'roles'
 > & { passwordHash: string | null };
 
 const SOURCE_THROTTLES = new FailureWindows('login_source_throttles', 'source');
@@ -40,9 +41,9 @@ export class LoginRepository {
   /**
    * Counts one more consecutive failure (not while locked: waiting out a lock is free) in one
    * atomic statement, so parallel attempts each count exactly once; then sets the lock the policy
-   * gives for the new count and returns its end (`null` when this failure locks nothing).
+   * gives for the new count.
    */
-  async recordFailure(userId: string, lockSeconds: (failures: number) => number): Promise<{ until: Date; seconds: number } | null> {
+  async recordFailure(userId: string, lockSeconds: (failures: number) => number): Promise<Date | null> {
     const rows: Array<{ failed_login_count: number }> = await this.dataSource.query(
       `WITH c AS (UPDATE users SET failed_login_count = failed_login_count + 1
                    WHERE id = $1 AND (locked_until IS NULL OR locked_until <= now())
@@ -53,10 +54,46 @@ export class LoginRepository {
     const seconds = rows[0] ? lockSeconds(rows[0].failed_login_count) : 0;
     if (seconds <= 0) return null;
     const locked: Array<{ locked_until: Date }> = await this.dataSource.query(
-      `WITH c AS (UPDATE users SET locked_until = now() + make_interval(secs => $2) WHERE id = $1 RETURNING locked_until) SELECT * FROM c`,
+      `WITH c AS (UPDATE users SET locked_until = now() + make_interval(secs => $2) WHERE id = $1 RETURNING locked_until)
+       SELECT * FROM c`,
       [userId, seconds],
     );
-    return locked[0] ? { until: new Date(locked[0].locked_until), seconds } : null;
+    return locked[0] ? new Date(locked[0].locked_until) : null;
+  }
+
+  /** The lock of a username that names no account, if it is locked now. */
+  async nameLockedUntil(tenantId: string, username: string): Promise<Date | null> {
+    const rows: Array<{ locked_until: Date }> = await this.dataSource.query(
+      `SELECT locked_until FROM login_name_locks
+        WHERE tenant_id = $1 AND username_normalized = $2 AND locked_until > now()`,
+      [tenantId, username.toLowerCase()],
+    );
+    return rows[0] ? new Date(rows[0].locked_until) : null;
+  }
+
+  /** {@link recordFailure} for a username that names no account: the same counting, the same locks. */
+  async recordNameFailure(
+    tenantId: string,
+    username: string,
+    lockSeconds: (failures: number) => number,
+  ): Promise<Date | null> {
+    const key = [tenantId, username.toLowerCase()];
+    const rows: Array<{ failed_login_count: number }> = await this.dataSource.query(
+      `INSERT INTO login_name_locks AS l (tenant_id, username_normalized, failed_login_count) VALUES ($1, $2, 1)
+       ON CONFLICT (tenant_id, username_normalized) DO UPDATE SET failed_login_count = l.failed_login_count + 1
+        WHERE l.locked_until IS NULL OR l.locked_until <= now()
+       RETURNING failed_login_count`,
+      key,
+    );
+    const seconds = rows[0] ? lockSeconds(rows[0].failed_login_count) : 0;
+    if (seconds <= 0) return null;
+    const locked: Array<{ locked_until: Date }> = await this.dataSource.query(
+      `WITH c AS (UPDATE login_name_locks SET locked_until = now() + make_interval(secs => $3)
+                   WHERE tenant_id = $1 AND username_normalized = $2 RETURNING locked_until)
+       SELECT * FROM c`,
+      [...key, seconds],
+    );
+    return locked[0] ? new Date(locked[0].locked_until) : null;
   }
 
   async recordSuccess(userId: string): Promise<void> {

@@ -6,6 +6,8 @@ import { type Actor, AuditService } from '@gatehouse/audit';
 import { MetricsRegistry } from '@gatehouse/http';
 import { MailOutbox, passwordChangedEmail } from '@gatehouse/mail';
 import { type LoginCandidate, LoginRepository } from './login.repository.js';
+import { MfaRepository } from './mfa/mfa.repository.js';
+import type { Role } from './roles.js';
 import {
   type PasswordContext,
   type PasswordVerdict,
@@ -48,22 +50,31 @@ export interface AuthenticatedUser {
   username: string;
   displayName: string;
   mustChangePassword: boolean;
+  roles: Role[];
 }
 
 export type LoginOutcome =
   | { ok: true; user: AuthenticatedUser }
-  | { ok: false; throttled?: false }
+  /**
+   * `lockedUntil`: the username is locked (now, or by this very failure) until then. Said for a
+   * name without an account exactly as for an account, so it reveals nothing about existence.
+   */
+  | { ok: false; throttled?: false; lockedUntil: Date | null }
   /** Too many failures from this source address: refused before any password is checked. */
   | { ok: false; throttled: true; retryAfterSeconds: number };
 
-/**
- * `wrongCurrent`: the current password was not accepted — wrong, or not checked at all because the
- * account is locked (`lockedUntil`, also when this very failure locked it) or the source address
- * is blocked (`retryAfterSeconds`).
- */
+export interface LoginOptions {
+  /**
+   * A second factor is asked next (console sign-in): the password alone resets no failure count,
+   * or someone holding it could guess codes forever by signing in again between guesses.
+   */
+  secondFactorFollows?: boolean;
+}
+
 export type PasswordChangeOutcome =
   | { ok: true }
-  | { ok: false; wrongCurrent: true; lockedUntil?: Date; retryAfterSeconds?: number }
+  /** A wrong current password counts toward the lockout like a failed login; refused while locked. */
+  | { ok: false; wrongCurrent: true; lockedUntil: Date | null; retryAfterSeconds?: number }
   | { ok: false; wrongCurrent: false; verdict: PasswordVerdict };
 
 /**
@@ -86,36 +97,93 @@ export class LoginService {
     private readonly logins: LoginRepository,
     private readonly audit: AuditService,
     private readonly outbox: MailOutbox,
+    private readonly factors: MfaRepository,
     private readonly metrics: MetricsRegistry,
   ) {}
 
   /** `source` is the client address; without one only the per-account throttle applies. */
-  async authenticate(tenantId: string, username: string, password: string, source?: string): Promise<LoginOutcome> {
-    const outcome = await this.check(tenantId, username, password, source);
+  async authenticate(
+    tenantId: string,
+    username: string,
+    password: string,
+    source?: string,
+    options: LoginOptions = {},
+  ): Promise<LoginOutcome> {
+    const outcome = await this.check(tenantId, username, password, source, options);
     this.metrics.logins.add(outcome.ok ? 'succeeded' : outcome.throttled ? 'throttled' : 'failed');
     return outcome;
   }
 
-  private async check(tenantId: string, username: string, password: string, source?: string): Promise<LoginOutcome> {
+  private async check(
+    tenantId: string,
+    username: string,
+    password: string,
+    source: string | undefined,
+    options: LoginOptions,
+  ): Promise<LoginOutcome> {
     const blockedUntil = source ? await this.logins.sourceBlockedUntil(tenantId, source) : null;
     if (blockedUntil) return { ok: false, throttled: true, retryAfterSeconds: secondsUntil(blockedUntil) };
     const candidate = username ? await this.logins.findByUsername(tenantId, username) : null;
     const matches = await this.verify(candidate?.passwordHash ?? null, password);
-    const locked = isLocked(candidate);
-    if (!candidate || locked || candidate.status !== 'active' || !matches) {
-      await this.countFailure(tenantId, candidate, source);
-      if (candidate) await this.record(candidate, 'user.login.failed', { locked, disabled: candidate.status !== 'active' });
-      return { ok: false };
-    }
+    const lockedUntil = candidate
+      ? future(candidate.lockedUntil)
+      : username
+        ? await this.logins.nameLockedUntil(tenantId, username)
+        : null;
+    const failed = !candidate || lockedUntil !== null || candidate.status !== 'active' || !matches;
     if (source) {
+      const blocked = failed ? await this.countSourceFailure(tenantId, source) : await this.blockedSince(tenantId, source);
       // Parallel attempts all passed the first check; the failures among them may have blocked the
       // source since. A success counts only if the source is still not blocked.
-      const blockedSince = await this.logins.sourceBlockedUntil(tenantId, source);
-      if (blockedSince) return { ok: false, throttled: true, retryAfterSeconds: secondsUntil(blockedSince) };
+      if (!failed && blocked) return { ok: false, throttled: true, retryAfterSeconds: secondsUntil(blocked) };
     }
-    await this.logins.recordSuccess(candidate.id);
+    if (failed) return { ok: false, lockedUntil: await this.countFailure(tenantId, username, candidate, lockedUntil) };
+    // With a second factor enrolled only that factor resets the count: the password alone never does.
+    if (!options.secondFactorFollows && !(await this.factors.hasConfirmed(candidate.id))) {
+      await this.logins.recordSuccess(candidate.id);
+    }
     await this.record(candidate, 'user.login.succeeded', {});
     return { ok: true, user: toAuthenticated(candidate) };
+  }
+
+  /** A failed sign-in step (password or second factor) of a known account; returns its lock. */
+  async recordAccountFailure(candidate: LoginCandidate, action: string, source?: string): Promise<Date | null> {
+    if (source) await this.countSourceFailure(candidate.tenantId, source);
+    const lockedUntil = future(candidate.lockedUntil);
+    return this.countFailure(candidate.tenantId, candidate.username, candidate, lockedUntil, action);
+  }
+
+  /** Counts a failure against the account, or against the name when no account has it. */
+  private async countFailure(
+    tenantId: string,
+    username: string,
+    candidate: LoginCandidate | null,
+    lockedUntil: Date | null,
+    action = 'user.login.failed',
+  ): Promise<Date | null> {
+    let until = lockedUntil;
+    let lockedFor = 0;
+    if (!until && candidate) {
+      until = await this.logins.recordFailure(candidate.id, (failures) => (lockedFor = lockSecondsAfter(failures)));
+      if (lockedFor >= LOCK_SECONDS) this.metrics.lockouts.add('account');
+    } else if (!until && username) until = await this.logins.recordNameFailure(tenantId, username, lockSecondsAfter);
+    if (candidate) {
+      await this.record(candidate, action, { locked: lockedUntil !== null, disabled: candidate.status !== 'active' });
+    }
+    return future(until);
+  }
+
+  private async countSourceFailure(tenantId: string, source: string): Promise<Date | null> {
+    const counted = await this.logins.recordSourceFailure(tenantId, source, SOURCE_WINDOW_SECONDS, SOURCE_FAILURE_LIMIT);
+    if (counted.failures === SOURCE_FAILURE_LIMIT) {
+      this.metrics.lockouts.add('source');
+      this.logger.warn(`login source blocked tenant=${tenantId} source=${source.slice(0, 64)} failures=${counted.failures}`);
+    }
+    return counted.blockedUntil;
+  }
+
+  private blockedSince(tenantId: string, source: string): Promise<Date | null> {
+    return this.logins.sourceBlockedUntil(tenantId, source);
   }
 
   /** Deletes source counters whose window and block are over; for a scheduled sweep. */
@@ -123,29 +191,26 @@ export class LoginService {
     return this.logins.purgeStaleSourceThrottles(SOURCE_WINDOW_SECONDS);
   }
 
-  /**
-   * Changes a password: needs the current one, applies the policy, hashes with argon2id. A wrong
-   * current password is a failed login in every respect — it counts toward the account's lockout
-   * and the source's throttle and is audited — and while the account is locked or the source
-   * blocked the current password is not even checked.
-   */
+  /** Changes a password: needs the current one, applies the policy, hashes with argon2id. */
   async changePassword(
     tenantId: string,
     userId: string,
     input: { current: string; next: string; confirmation: string; tenantSlug: string; source?: string },
   ): Promise<PasswordChangeOutcome> {
     const user = await this.logins.findById(tenantId, userId);
-    if (!user || user.status !== 'active') return { ok: false, wrongCurrent: true };
+    if (!user || user.status !== 'active') return { ok: false, wrongCurrent: true, lockedUntil: null };
     const blockedUntil = input.source ? await this.logins.sourceBlockedUntil(tenantId, input.source) : null;
-    if (blockedUntil) return { ok: false, wrongCurrent: true, retryAfterSeconds: secondsUntil(blockedUntil) };
-    if (isLocked(user)) {
+    if (blockedUntil) {
+      return { ok: false, wrongCurrent: true, lockedUntil: null, retryAfterSeconds: secondsUntil(blockedUntil) };
+    }
+    const locked = future(user.lockedUntil);
+    if (locked) {
       await this.record(user, 'user.password.change_failed', { locked: true });
-      return { ok: false, wrongCurrent: true, lockedUntil: user.lockedUntil! };
+      return { ok: false, wrongCurrent: true, lockedUntil: locked };
     }
     if (!(await this.verify(user.passwordHash, input.current))) {
-      const lockedUntil = await this.countFailure(tenantId, user, input.source);
-      await this.record(user, 'user.password.change_failed', { locked: false });
-      return { ok: false, wrongCurrent: true, ...(lockedUntil ? { lockedUntil } : {}) };
+      const lockedUntil = await this.recordAccountFailure(user, 'user.password.change_failed', input.source);
+      return { ok: false, wrongCurrent: true, lockedUntil };
     }
     const verdict = this.checkNew(input.next, input.confirmation, {
       tenantSlug: input.tenantSlug,
@@ -179,25 +244,6 @@ export class LoginService {
     return policy.ok ? checkConfirmation(password, confirmation) : policy;
   }
 
-  /**
-   * One failed attempt at a password, wherever it was typed: counted for the source address (any
-   * account, unknown ones too) and, unless the account is locked or disabled (waiting out a lock
-   * is free), toward the account's lockout. Returns the end of the account's lock, if any now.
-   */
-  private async countFailure(tenantId: string, candidate: LoginCandidate | null, source: string | undefined): Promise<Date | null> {
-    if (source) {
-      const counted = await this.logins.recordSourceFailure(tenantId, source, SOURCE_WINDOW_SECONDS, SOURCE_FAILURE_LIMIT);
-      if (counted.failures === SOURCE_FAILURE_LIMIT) {
-        this.metrics.lockouts.add('source');
-        this.logger.warn(`login source blocked tenant=${tenantId} source=${source.slice(0, 64)} failures=${counted.failures}`);
-      }
-    }
-    if (!candidate || isLocked(candidate) || candidate.status !== 'active') return null;
-    const lock = await this.logins.recordFailure(candidate.id, lockSecondsAfter);
-    if (lock && lock.seconds >= LOCK_SECONDS) this.metrics.lockouts.add('account');
-    return lock?.until ?? null;
-  }
-
   /** Logins go to the audit log (never the password); the actor is the account tried. */
   private record(user: LoginCandidate, action: string, details: Record<string, unknown>): Promise<void> {
     return this.audit.record(this.dataSource.manager, {
@@ -222,8 +268,9 @@ export class LoginService {
   }
 }
 
-function isLocked(user: Pick<LoginCandidate, 'lockedUntil'> | null): boolean {
-  return user?.lockedUntil != null && user.lockedUntil.getTime() > Date.now();
+/** The time if it lies in the future, else `null`. */
+function future(at: Date | null): Date | null {
+  return at && at.getTime() > Date.now() ? at : null;
 }
 
 function secondsUntil(until: Date): number {
@@ -241,5 +288,6 @@ function toAuthenticated(user: LoginCandidate): AuthenticatedUser {
     username: user.username,
     displayName: user.displayName,
     mustChangePassword: user.mustChangePassword,
+    roles: [...user.roles],
   };
 }

@@ -20,6 +20,7 @@ export type ClientState = 'awaiting_scopes' | 'active' | 'disabled';
 @Index('api_clients_client_id_key', ['clientId'], { unique: true })
 @Index('api_clients_tenant_created_idx', ['tenantId', 'createdAt', 'id'])
 @Index('api_clients_owner_idx', ['ownerUserId'])
+@Index('api_clients_tenant_awaiting_idx', ['tenantId'], { where: `"state" = 'awaiting_scopes'` })
 @Check('api_clients_state_check', `"state" IN ('awaiting_scopes', 'active', 'disabled')`)
 export class ApiClient {
   /** The object id: `sub` and `oid` of its tokens. Never equal to any user's id. */

@@ -15,6 +15,8 @@ export interface AppConfig {
   host: string;
   /** `/metrics` and the health paths for the whole process; never on a public port. */
   managementPort: number;
+  /** Base URL of the admin app as staff see it (console links), without a trailing slash. */
+  adminPublicUrl: string;
   /** `undefined` means: write mail as `.eml` files under `dataDir/mail`. */
   smtpUrl: string | undefined;
   mailFrom: string;

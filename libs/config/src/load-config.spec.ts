@@ -27,6 +27,7 @@ describe('loadConfig', () => {
       publicUrl: 'http://localhost:3000',
       port: 3000,
       adminPort: 3001,
+      adminPublicUrl: 'http://localhost:3001',
       smtpUrl: undefined,
       mailFrom: 'Gatehouse <no-reply@localhost>',
       trustProxy: false,
@@ -95,6 +96,14 @@ describe('loadConfig', () => {
         'TLS_CERT_FILE',
       ]),
     );
+  });
+
+  it('derives ADMIN_PUBLIC_URL from ADMIN_PORT unless given, and checks it', () => {
+    expect(loadConfig({ DATA_DIR: dataDir(), ADMIN_PORT: '4001' }).adminPublicUrl).toBe('http://localhost:4001');
+    expect(loadConfig({ DATA_DIR: dataDir(), ADMIN_PUBLIC_URL: 'https://admin.example.com/' }).adminPublicUrl).toBe(
+      'https://admin.example.com',
+    );
+    expect(problemsOf({ DATA_DIR: dataDir(), ADMIN_PUBLIC_URL: 'ftp://x' })[0]).toMatch(/^ADMIN_PUBLIC_URL/);
   });
 
   it('accepts keys as hex or base64url and strips a trailing slash from PUBLIC_URL', () => {

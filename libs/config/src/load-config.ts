@@ -45,6 +45,12 @@ export function loadConfig(env: Env): AppConfig {
     'SHUTDOWN_TIMEOUT_SECONDS',
     problems,
   );
+  const adminPublicUrl = optionalUrl(
+    read('ADMIN_PUBLIC_URL') ?? `http://localhost:${adminPort ?? 3001}`,
+    ['http:', 'https:'],
+    'ADMIN_PUBLIC_URL',
+    problems,
+  );
   const mailFrom = read('MAIL_FROM') ?? 'Gatehouse <no-reply@localhost>';
   if (/[\r\n]/.test(mailFrom)) problems.push('MAIL_FROM must be a single line');
   const tlsCertFile = read('TLS_CERT_FILE');
@@ -82,6 +88,7 @@ export function loadConfig(env: Env): AppConfig {
     adminPort: adminPort!,
     host,
     managementPort: managementPort!,
+    adminPublicUrl: adminPublicUrl!.replace(/\/+$/, ''),
     smtpUrl,
     mailFrom,
     secretPepper,

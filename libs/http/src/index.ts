@@ -5,6 +5,8 @@ export * from './app-lifecycle.js';
 export * from './operations.module.js';
 export * from './configure-app.js';
 export * from './json-shape.js';
+export * from './form-protection.js';
+export * from './return-to.js';
 export * from './source-address.js';
 export * from './dev-tls.js';
 export * from './http-drain.js';

@@ -21,6 +21,7 @@ describe('log redaction', () => {
 
   it('masks link tokens in paths and secrets in query strings', () => {
     expect(maskUrl('/invitations/abcDEF123?x=1')).toBe('/invitations/[redacted]?x=1');
+    expect(maskUrl('/t/acme/console/activate/abcDEF123')).toBe('/t/acme/console/activate/[redacted]');
     expect(maskUrl('/handover/abcDEF123')).toBe('/handover/[redacted]');
     expect(maskUrl('/request-access/confirm/abcDEF123')).toBe('/request-access/confirm/[redacted]');
     expect(maskUrl('/t/oauth2/v2.0/token?client_secret=zzz&a=b')).toBe('/t/oauth2/v2.0/token?client_secret=[redacted]&a=b');

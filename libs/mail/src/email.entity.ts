@@ -13,6 +13,7 @@ export const EMAIL_STATUSES: EmailStatus[] = ['queued', 'sending', 'sent', 'fail
 @Index('emails_tenant_created_idx', ['tenantId', 'createdAt', 'id'])
 @Index('emails_due_idx', ['nextAttemptAt'], { where: `"status" IN ('queued', 'failed')` })
 @Index('emails_claimed_idx', ['lockedUntil'], { where: `"status" = 'sending'` })
+@Index('emails_tenant_abandoned_idx', ['tenantId'], { where: `"status" = 'abandoned'` })
 @Check('emails_status_check', `"status" IN ('queued', 'sending', 'sent', 'failed', 'abandoned')`)
 export class Email {
   @PrimaryColumn('uuid')

@@ -11,4 +11,5 @@ export * from './smtp-failure.js';
 export * from './outbox-delivery.service.js';
 export * from './email-admin.service.js';
 export * from './mail.module.js';
+export * from './staff-templates.js';
 export * from './credential-templates.js';

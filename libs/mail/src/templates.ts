@@ -18,7 +18,9 @@ export interface RenderedEmail {
     | 'client-awaiting-scopes'
     | 'handover'
     | 'handover-sent'
-    | 'handover-expired';
+    | 'handover-expired'
+    // staff-templates.ts:
+    | 'staff-invitation';
   subject: string;
   text: string;
   html: string;

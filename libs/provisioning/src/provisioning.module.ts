@@ -2,17 +2,23 @@ import { Module } from '@nestjs/common';
 import { AccountsModule } from '@gatehouse/accounts';
 import { ApisModule } from '@gatehouse/apis';
 import { AuditModule } from '@gatehouse/audit';
+import { MailModule } from '@gatehouse/mail';
+import { SessionsModule } from '@gatehouse/sessions';
 import { ClientsModule } from '@gatehouse/clients';
 import { TenantsModule } from '@gatehouse/tenants';
 import { TokensModule } from '@gatehouse/tokens';
 import { BootstrapService } from './bootstrap.service.js';
 import { ProvisioningRepository } from './provisioning.repository.js';
+import { StaffAccessService } from './staff-access.service.js';
 import { TenantSettingsService } from './tenant-settings.service.js';
 
-/** Use cases that span several contexts: bootstrapping a tenant and its first operator, tenant settings with their audit. */
+/**
+ * Use cases that span several contexts: bootstrapping a tenant and its first operator, staff
+ * access, tenant settings with their audit.
+ */
 @Module({
-  imports: [TenantsModule, ApisModule, AuditModule, AccountsModule, ClientsModule, TokensModule],
-  providers: [ProvisioningRepository, BootstrapService, TenantSettingsService],
-  exports: [BootstrapService, TenantSettingsService],
+  imports: [TenantsModule, ApisModule, AccountsModule, ClientsModule, TokensModule, AuditModule, MailModule, SessionsModule],
+  providers: [ProvisioningRepository, BootstrapService, StaffAccessService, TenantSettingsService],
+  exports: [BootstrapService, StaffAccessService, TenantSettingsService],
 })
 export class ProvisioningModule {}

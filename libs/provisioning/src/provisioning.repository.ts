@@ -24,6 +24,18 @@ export class ProvisioningRepository {
     return em.findOne(User, { where: { tenantId, usernameNormalized: username.toLowerCase() } });
   }
 
+  /** The tenant's staff (users holding a role), by name; staff are few, the list is capped anyway. */
+  findStaff(em: EntityManager, tenantId: string, limit: number): Promise<User[]> {
+    return em
+      .getRepository(User)
+      .createQueryBuilder('u')
+      .where('u.tenant_id = :tenantId AND cardinality(u.roles) > 0', { tenantId })
+      .orderBy('lower(u.display_name)')
+      .addOrderBy('u.id')
+      .take(limit)
+      .getMany();
+  }
+
   findOwnedClient(em: EntityManager, tenantId: string, ownerUserId: string, displayName: string): Promise<ApiClient | null> {
     return em.findOne(ApiClient, { where: { tenantId, ownerUserId, displayName }, order: { createdAt: 'ASC' } });
   }

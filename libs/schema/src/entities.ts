@@ -1,5 +1,5 @@
 import { Tenant } from '@gatehouse/tenants';
-import { AccountLink, LoginSourceThrottle, User } from '@gatehouse/accounts';
+import { AccountLink, LoginNameLock, LoginSourceThrottle, Passkey, RecoveryCode, TotpFactor, User } from '@gatehouse/accounts';
 import { DocSection, DocSectionGrant } from '@gatehouse/docs';
 import { Invitation, SupersededInvitationLink } from '@gatehouse/invitations';
 import { Email } from '@gatehouse/mail';
@@ -34,6 +34,10 @@ export const ENTITIES = [
   Invitation,
   SupersededInvitationLink,
   Email,
+  LoginNameLock,
+  TotpFactor,
+  RecoveryCode,
+  Passkey,
   AccessRequest,
   AccessRequestThrottle,
   CredentialHandover,

@@ -16,6 +16,15 @@ export class TenantRepository {
     return repository.findOne({ where: { slug: idOrSlug.toLowerCase() } });
   }
 
+  /** The tenant with this slug, or else the only tenant when exactly one exists. */
+  async findNamedOrOnly(slug: string): Promise<Tenant | null> {
+    const repository = this.dataSource.getRepository(Tenant);
+    const named = await repository.findOne({ where: { slug } });
+    if (named) return named;
+    const some = await repository.find({ take: 2, order: { createdAt: 'ASC' } });
+    return some.length === 1 ? some[0]! : null;
+  }
+
   findById(id: string, em?: EntityManager): Promise<Tenant | null> {
     return (em ?? this.dataSource.manager).getRepository(Tenant).findOne({ where: { id } });
   }

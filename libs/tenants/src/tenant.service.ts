@@ -22,6 +22,9 @@ export interface TenantSettingsInput {
  */
 export type AlgorithmChangeHook = (em: EntityManager, tenant: Tenant) => Promise<void>;
 
+/** The slug of the tenant whose UI paths without a tenant serve, when several tenants exist. */
+export const UI_TENANT_SLUG = 'default';
+
 @Injectable()
 export class TenantService {
   private algorithmChangeHooks: AlgorithmChangeHook[] = [];
@@ -51,6 +54,15 @@ export class TenantService {
 
   findByIdOrSlug(idOrSlug: string): Promise<Tenant | null> {
     return this.tenants.findByIdOrSlug(idOrSlug);
+  }
+
+  /**
+   * The tenant whose UI is served at paths that name no tenant (the Web UI's `/login`, the
+   * console's `/console`): the tenant with slug `default`, or else the only tenant when exactly
+   * one exists; otherwise none. The one place to change when the choice becomes configurable.
+   */
+  uiTenant(): Promise<Tenant | null> {
+    return this.tenants.findNamedOrOnly(UI_TENANT_SLUG);
   }
 
   async getById(tenantId: string, em?: EntityManager): Promise<Tenant> {

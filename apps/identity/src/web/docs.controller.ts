@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Req, Res, UseFilters } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { DocService } from '@gatehouse/docs';
-import { renderMarkdown } from '@gatehouse/views';
+import { renderSection } from '@gatehouse/views';
 import { docsListPage, sectionPage } from './pages/content.pages.js';
 import { requireUser } from './web-guard.js';
 import { sendPage, viewerOf } from './web-response.js';
@@ -41,7 +41,7 @@ export class DocsController {
     if (!SLUG.test(slug)) throw notFound();
     const section = await this.docs.sectionFor(context.tenant.id, principal.userId, slug);
     if (!section) throw notFound();
-    const body = sectionPage(renderMarkdown(section.body));
+    const body = sectionPage(renderSection(section.body, section.title));
     sendPage(res, 200, { title: section.title, body, viewer: viewerOf(context), path: req.path });
   }
 }

@@ -5,7 +5,8 @@ import { InvitationErrorCode, type InvitationLookup, InvitationLinkService } fro
 import { SessionService } from '@gatehouse/sessions';
 import { LINK_HEADERS, invitationRefusal, isInvitationError } from './link-errors.js';
 import { invitationPasswordPage } from './pages/auth.pages.js';
-import { invitationPage, utcMinute } from './pages/content.pages.js';
+import { invitationPage } from './pages/content.pages.js';
+import { utc } from '@gatehouse/views';
 import { returnToQuery } from './return-to.js';
 import { pathOf, requireUser } from './web-guard.js';
 import { WebRedirect, sendPage, viewerOf } from './web-response.js';
@@ -79,7 +80,7 @@ export class InvitationController {
   private choosePassword(req: Request, res: Response, context: WebContext, invitation: InvitationLookup, error?: string): void {
     if (!invitation.passwordUntil) throw invitationRefusal(InvitationErrorCode.PasswordWindowClosed, factsOf(invitation));
     const csrf = this.web.anonymousToken(req, res);
-    const until = utcMinute(invitation.passwordUntil);
+    const until = utc(invitation.passwordUntil);
     const body = invitationPasswordPage({ csrf, action: req.path, username: invitation.username, until, error });
     sendPage(res, error ? 400 : 200, { title: 'Choose your password', body, viewer: viewerOf(context), path: req.path }, LINK_HEADERS);
   }

@@ -1,10 +1,12 @@
-import { type SafeHtml, html } from '@gatehouse/views';
+import { type Flash, type NavItem, type SafeHtml, renderPage } from '@gatehouse/views';
 import { returnToQuery } from './return-to.js';
 
 /** Who is looking at a page, as the navigation bar needs it. */
 export interface Viewer {
   displayName: string;
   csrfToken: string;
+  /** Messages of the session for this page ("Your password has been changed."). */
+  flash?: Flash[];
 }
 
 export interface PageInput {
@@ -13,40 +15,36 @@ export interface PageInput {
   viewer: Viewer | null;
   /** The path to come back to after logging in. */
   path: string;
+  /** `false` when the body carries its own `h1`. */
+  heading?: boolean;
 }
 
-function nav(viewer: Viewer | null, path: string): SafeHtml {
-  if (!viewer) {
-    const login = path.startsWith('/login') ? '/login' : `/login?${returnToQuery(path)}`;
-    return html`<a class="button" href="${login}">Log in</a>`;
-  }
-  return html`<a href="/docs">Documentation</a>
-    <span>Signed in as <strong>${viewer.displayName}</strong></span>
-    <form method="post" action="/logout">
-      <input type="hidden" name="_csrf" value="${viewer.csrfToken}" />
-      <button type="submit" class="secondary">Log out</button>
-    </form>`;
+function navigation(viewer: Viewer | null, path: string): { nav: NavItem[]; links: NavItem[] } {
+  if (!viewer) return { nav: [], links: [] };
+  return {
+    nav: [{ label: 'Documentation', href: '/docs', current: path === '/docs' || path.startsWith('/docs/') }],
+    links: [{ label: 'Change password', href: '/password', current: path === '/password' }],
+  };
 }
 
-/** The shell of every page: skip link, navigation bar with Log in / Log out, main content. */
-export function layout({ title, body, viewer, path }: PageInput): string {
-  return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>${title} – Gatehouse</title>
-        <link rel="stylesheet" href="/assets/gatehouse.css" />
-      </head>
-      <body>
-        <a class="skip" href="#main">Skip to content</a>
-        <header>
-          <nav aria-label="Main"><a class="brand" href="/docs">Gatehouse</a>${nav(viewer, path)}</nav>
-        </header>
-        <main id="main">
-          <h1>${title}</h1>
-          ${body}
-        </main>
-      </body>
-    </html> `.value;
+/** The Web UI's pages in the shared frame: Documentation and Change password, the name and Log out. */
+export function layout({ title, body, viewer, path, heading }: PageInput): string {
+  const { nav, links } = navigation(viewer, path);
+  const login = path.startsWith('/login') ? '/login' : `/login?${returnToQuery(path)}`;
+  return renderPage({
+    title,
+    site: 'Gatehouse',
+    brand: { label: 'Gatehouse', href: '/docs' },
+    stylesheet: '/assets/gatehouse.css',
+    nav,
+    navPlacement: 'top',
+    navLabel: 'Main',
+    account: viewer
+      ? { name: viewer.displayName, links, signOut: { action: '/logout', csrf: viewer.csrfToken, label: 'Log out' } }
+      : null,
+    signIn: { href: login, label: 'Log in' },
+    flash: viewer?.flash,
+    body,
+    heading,
+  });
 }

@@ -1,7 +1,7 @@
 import { AccountError, AccountErrorCode } from '@gatehouse/accounts';
 import { InvitationError, InvitationErrorCode } from '@gatehouse/invitations';
-import { type SafeHtml, html } from '@gatehouse/views';
-import { askContact, utcMinute } from './pages/content.pages.js';
+import { type SafeHtml, html, utc } from '@gatehouse/views';
+import { askContact } from './pages/content.pages.js';
 import { WebPageError, notFound } from './web.errors.js';
 
 /** Headers of every link page: the token must not leak through Referer, nor stay in a cache. */
@@ -34,7 +34,7 @@ export function invitationRefusal(code: InvitationErrorCode, facts: LinkFacts = 
     case InvitationErrorCode.Superseded:
       return gone(
         facts.newerLinkSentAt
-          ? html`A newer link was sent to you on ${utcMinute(facts.newerLinkSentAt)}. Please use the link in that mail; this
+          ? html`A newer link was sent to you on ${utc(facts.newerLinkSentAt)}. Please use the link in that mail; this
               one no longer works. ${ask}`
           : html`A newer link was sent to you. Please use the link in the newest mail; this one no longer works. ${ask}`,
       );

@@ -2,7 +2,7 @@ import { Controller, Get, Post, Req, Res, UseFilters } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { LoginService } from '@gatehouse/accounts';
 import { SessionService } from '@gatehouse/sessions';
-import { LOGIN_FAILED, loginPage } from './pages/auth.pages.js';
+import { loginPage, loginRefusal } from './pages/auth.pages.js';
 import { returnToQuery, safeReturnTo } from './return-to.js';
 import { WebRedirect, sendPage, viewerOf } from './web-response.js';
 import { WebSession, field } from './web-session.js';
@@ -56,7 +56,7 @@ export class LoginController {
     }
     if (!outcome.ok) {
       const csrf = this.web.anonymousToken(req, res);
-      const body = loginPage({ csrf, returnTo, username, error: LOGIN_FAILED });
+      const body = loginPage({ csrf, returnTo, username, error: loginRefusal(outcome.lockedUntil) });
       return sendPage(res, 401, { title: 'Log in', body, viewer: viewerOf(context), path: '/login' });
     }
     await this.sessions.end(this.web.currentToken(req));

@@ -2,8 +2,8 @@ import { Controller, Get, Post, Req, Res, UseFilters } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { LoginService, type PasswordChangeOutcome } from '@gatehouse/accounts';
 import { SessionService } from '@gatehouse/sessions';
-import { passwordPage } from './pages/auth.pages.js';
-import { utcMinute } from './pages/content.pages.js';
+import type { FieldErrors } from '@gatehouse/views';
+import { PASSWORD_CHANGED, passwordFieldErrors, passwordPage, wrongCurrentMessage } from './pages/auth.pages.js';
 import { safeReturnTo } from './return-to.js';
 import { requireUser } from './web-guard.js';
 import { WebRedirect, sendPage, viewerOf } from './web-response.js';
@@ -47,28 +47,33 @@ export class PasswordController {
     });
     if (!outcome.ok) {
       const refusal = changeRefusal(outcome);
-      const body = passwordPage({ csrf: principal.csrfToken, returnTo, forced: principal.mustChangePassword, error: refusal.message });
+      const body = passwordPage({ csrf: principal.csrfToken, returnTo, forced: principal.mustChangePassword, errors: refusal.errors });
       const page = { title: 'Change your password', body, viewer: viewerOf(context), path: '/password' };
       return sendPage(res, refusal.status, page, refusal.headers);
     }
-    this.web.startCookie(res, (await this.sessions.renewAfterPasswordChange(principal)).token);
+    const renewed = await this.sessions.renewAfterPasswordChange(principal, { flash: [PASSWORD_CHANGED] });
+    this.web.startCookie(res, renewed.token);
     throw new WebRedirect(returnTo);
   }
 }
 
-/** What the page says when a change is refused: a wrong current password counts like a failed login. */
-function changeRefusal(outcome: Exclude<PasswordChangeOutcome, { ok: true }>): { status: number; message: string; headers: Record<string, string> } {
-  if (!outcome.wrongCurrent) return { status: 400, message: outcome.verdict.ok ? '' : outcome.verdict.message, headers: {} };
+/**
+ * What the page says when a change is refused, beside the field to fix. A wrong current password
+ * counts like a failed login: once it locks the account (or the network is blocked) the answer is
+ * 429 with Retry-After.
+ */
+function changeRefusal(outcome: Exclude<PasswordChangeOutcome, { ok: true }>): {
+  status: number;
+  errors: FieldErrors;
+  headers: Record<string, string>;
+} {
+  if (!outcome.wrongCurrent) return { status: 400, errors: passwordFieldErrors(outcome.verdict), headers: {} };
   if (outcome.retryAfterSeconds !== undefined) {
     const minutes = Math.ceil(outcome.retryAfterSeconds / 60);
     const message = `Too many wrong passwords from your network. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
-    return { status: 429, message, headers: { 'Retry-After': String(outcome.retryAfterSeconds) } };
+    return { status: 429, errors: { currentPassword: message }, headers: { 'Retry-After': String(outcome.retryAfterSeconds) } };
   }
+  const errors = { currentPassword: wrongCurrentMessage(outcome.lockedUntil) };
   const seconds = outcome.lockedUntil ? Math.ceil((outcome.lockedUntil.getTime() - Date.now()) / 1000) : 0;
-  if (seconds > 60) {
-    const message = `The current password was entered wrongly too often, so your account is locked until ${utcMinute(outcome.lockedUntil!)}. Please try again then.`;
-    return { status: 429, message, headers: { 'Retry-After': String(seconds) } };
-  }
-  const wait = seconds > 0 ? ' Please wait a few seconds before you try again.' : '';
-  return { status: 400, message: `The current password is incorrect.${wait}`, headers: {} };
+  return seconds > 60 ? { status: 429, errors, headers: { 'Retry-After': String(seconds) } } : { status: 400, errors, headers: {} };
 }

@@ -13,14 +13,15 @@ export class WebRedirect extends Error {
 
 export function viewerOf(context: WebContext | null): Viewer | null {
   const principal = context?.principal;
-  return principal ? { displayName: principal.displayName, csrfToken: principal.csrfToken } : null;
+  if (!principal) return null;
+  return { displayName: principal.displayName, csrfToken: principal.csrfToken, flash: context.flash };
 }
 
 /** Sends a full page. UI pages are personal: never cached. */
 export function sendPage(
   res: Response,
   status: number,
-  page: { title: string; body: SafeHtml; viewer: Viewer | null; path: string },
+  page: { title: string; body: SafeHtml; viewer: Viewer | null; path: string; heading?: boolean },
   headers: Record<string, string> = {},
 ): void {
   res.status(status);

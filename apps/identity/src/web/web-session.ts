@@ -1,8 +1,8 @@
-import { createHmac, randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
-import { type SessionPrincipal, SessionService, csrfMatches } from '@gatehouse/sessions';
+import { SignedDoubleSubmit, cookieOf, isCrossSiteForm } from '@gatehouse/http';
+import { type SessionFlash, type SessionPrincipal, SessionService, csrfMatches } from '@gatehouse/sessions';
 import type { Tenant } from '@gatehouse/tenants';
 import { UiTenantResolver } from './ui-tenant.resolver.js';
 import { forbiddenForm, notSetUp } from './web.errors.js';
@@ -10,6 +10,8 @@ import { forbiddenForm, notSetUp } from './web.errors.js';
 export interface WebContext {
   tenant: Tenant;
   principal: SessionPrincipal | null;
+  /** The session's waiting messages, taken when a page is about to be shown (a GET). */
+  flash?: SessionFlash[];
 }
 
 /**
@@ -21,10 +23,9 @@ export interface WebContext {
 @Injectable()
 export class WebSession {
   readonly sessionCookie: string;
-  private readonly csrfCookie: string;
   private readonly secure: boolean;
   private readonly origin: string;
-  private readonly csrfKey: Buffer;
+  private readonly loginCsrf: SignedDoubleSubmit;
   /** What {@link load} found for a request, so that an error page still shows who is signed in. */
   private readonly loaded = new WeakMap<Request, WebContext>();
 
@@ -35,16 +36,21 @@ export class WebSession {
   ) {
     this.secure = config.nodeEnv === 'production';
     this.sessionCookie = this.secure ? '__Host-gh_session' : 'gh_session';
-    this.csrfCookie = this.secure ? '__Host-gh_csrf' : 'gh_csrf';
     this.origin = new URL(config.publicUrl).origin;
-    this.csrfKey = createHmac('sha256', config.secretPepper).update('gatehouse web login csrf').digest();
+    this.loginCsrf = new SignedDoubleSubmit(
+      config.secretPepper,
+      'gatehouse web login csrf',
+      this.secure ? '__Host-gh_csrf' : 'gh_csrf',
+      { secure: this.secure, sameSite: 'lax' },
+    );
   }
 
   async load(req: Request): Promise<WebContext> {
     const tenant = await this.tenants.resolve();
     if (!tenant) throw notSetUp();
-    const principal = await this.sessions.resolve(tenant.id, this.cookie(req, this.sessionCookie));
-    const context = { tenant, principal };
+    const principal = await this.sessions.resolve(tenant.id, cookieOf(req, this.sessionCookie));
+    const flash = principal && req.method === 'GET' ? await this.sessions.takeFlash(principal) : [];
+    const context = { tenant, principal, flash };
     this.loaded.set(req, context);
     return context;
   }
@@ -56,25 +62,18 @@ export class WebSession {
 
   /** Checks a POST: same-origin, and the session's CSRF token in the form. */
   checkForm(req: Request, principal: SessionPrincipal): void {
-    this.checkOrigin(req);
+    if (isCrossSiteForm(req, this.origin)) throw forbiddenForm();
     if (!csrfMatches(principal.csrfToken, field(req, '_csrf'))) throw forbiddenForm();
   }
 
   /** Checks the anonymous login form's signed double-submit token. */
   checkAnonymousForm(req: Request): void {
-    this.checkOrigin(req);
-    const value = this.cookie(req, this.csrfCookie);
-    if (!value || !csrfMatches(this.sign(value), field(req, '_csrf'))) throw forbiddenForm();
+    if (isCrossSiteForm(req, this.origin) || !this.loginCsrf.matches(req, field(req, '_csrf'))) throw forbiddenForm();
   }
 
   /** The token for an anonymous form, setting its cookie when missing. */
   anonymousToken(req: Request, res: Response): string {
-    let value = this.cookie(req, this.csrfCookie);
-    if (!value || !/^[A-Za-z0-9_-]{43}$/.test(value)) {
-      value = randomBytes(32).toString('base64url');
-      res.cookie(this.csrfCookie, value, this.cookieOptions());
-    }
-    return this.sign(value);
+    return this.loginCsrf.token(req, res);
   }
 
   startCookie(res: Response, token: string): void {
@@ -86,28 +85,7 @@ export class WebSession {
   }
 
   currentToken(req: Request): string | undefined {
-    return this.cookie(req, this.sessionCookie);
-  }
-
-  /**
-   * A cross-site POST is refused whatever its token. Pages send `Referrer-Policy: no-referrer`,
-   * under which browsers send `Origin: null` on same-origin posts: then `Sec-Fetch-Site` decides.
-   */
-  private checkOrigin(req: Request): void {
-    const origin = req.headers.origin;
-    const site = req.headers['sec-fetch-site'];
-    if (site !== undefined && site !== 'same-origin' && site !== 'none') throw forbiddenForm();
-    if (origin === 'null' && site !== 'same-origin') throw forbiddenForm();
-    if (origin !== undefined && origin !== 'null' && origin !== this.origin) throw forbiddenForm();
-  }
-
-  private sign(value: string): string {
-    return createHmac('sha256', this.csrfKey).update(value).digest('base64url');
-  }
-
-  private cookie(req: Request, name: string): string | undefined {
-    const value = (req.cookies as Record<string, unknown> | undefined)?.[name];
-    return typeof value === 'string' ? value : undefined;
+    return cookieOf(req, this.sessionCookie);
   }
 
   private cookieOptions() {

@@ -7,6 +7,7 @@ import { DocsModule } from '@gatehouse/docs';
 import { InvitationsModule } from '@gatehouse/invitations';
 import { AccessProvisioningModule } from '@gatehouse/provisioning';
 import { SessionsModule } from '@gatehouse/sessions';
+import { TenantsModule } from '@gatehouse/tenants';
 import { ActivationController } from './activation.controller.js';
 import { AssetsController } from './assets.controller.js';
 import { DocsController } from './docs.controller.js';
@@ -29,7 +30,7 @@ const ACCESS_PAGES = [RequestAccessController, HandoverController];
  * app runs with `bodyParser: false` because the token endpoint reads its raw body itself.
  */
 @Module({
-  imports: [AccountsModule, SessionsModule, DocsModule, InvitationsModule, AccessProvisioningModule],
+  imports: [AccountsModule, SessionsModule, DocsModule, InvitationsModule, AccessProvisioningModule, TenantsModule],
   controllers: [...PAGES, ...ACCESS_PAGES, AssetsController],
   providers: [WebSession, UiTenantResolver, WebErrorFilter, { provide: APP_FILTER, useClass: NotFoundPageFilter }],
 })

@@ -1,87 +1,151 @@
-import { type SafeHtml, html } from '@gatehouse/views';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@gatehouse/accounts';
+import {
+  type FieldErrors,
+  type SafeHtml,
+  formError,
+  hiddenInputs,
+  html,
+  inputField,
+  postForm,
+  secretField,
+  signInRefusal,
+} from '@gatehouse/views';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, PasswordRejection, type PasswordVerdict } from '@gatehouse/accounts';
+import type { SessionFlash } from '@gatehouse/sessions';
 
 export const LOGIN_FAILED = 'The username or password is incorrect, or the account cannot sign in right now.';
 
-function message(error: string | undefined): SafeHtml {
-  return error ? html`<p class="error" role="alert" id="form-error">${error}</p>` : html``;
+/**
+ * What a refused login says. A lock is named with its end, for a username with or without an
+ * account alike (both count and lock the same way), so it tells nothing about which it is.
+ */
+export function loginRefusal(lockedUntil: Date | null, now = new Date()): string {
+  return signInRefusal(lockedUntil, LOGIN_FAILED, now);
+}
+
+export const PASSWORD_CHANGED: SessionFlash = {
+  kind: 'success',
+  text: 'Your password has been changed. Your other sessions have ended, and we sent you an email about the change.',
+};
+
+/** The message beside "Current password" when it was wrong (and maybe locked the account). */
+export function wrongCurrentMessage(lockedUntil: Date | null, now = new Date()): string {
+  const refusal = signInRefusal(lockedUntil, '', now);
+  return refusal ? `Too many wrong passwords. ${refusal}` : 'The current password is incorrect.';
+}
+
+/** A refused new password as an error beside the field to fix. */
+export function passwordFieldErrors(verdict: PasswordVerdict): FieldErrors {
+  if (verdict.ok) return {};
+  return verdict.reason === PasswordRejection.Mismatch ? { confirmPassword: verdict.message } : { newPassword: verdict.message };
 }
 
 export function loginPage(input: { csrf: string; returnTo: string; username?: string; error?: string }): SafeHtml {
-  return html`${message(input.error)}
+  const invalid = Boolean(input.error);
+  return html`${formError(input.error)}
     <p>Sign in with the username and password you received from your contact person.</p>
-    <form class="stack" method="post" action="/login">
-      <input type="hidden" name="_csrf" value="${input.csrf}" />
-      <input type="hidden" name="returnTo" value="${input.returnTo}" />
-      <label for="username"
-        >Username
-        <input
-          type="text"
-          id="username"
-          name="username"
-          autocomplete="username"
-          autocapitalize="none"
-          spellcheck="false"
-          required
-          value="${input.username ?? ''}"
-        />
-      </label>
-      <label for="password"
-        >Password
-        <input type="password" id="password" name="password" autocomplete="current-password" required />
-      </label>
-      <div><button type="submit">Log in</button></div>
-    </form>`;
+    ${postForm({
+      action: '/login',
+      csrf: input.csrf,
+      submit: 'Log in',
+      body: html`${hiddenInputs({ returnTo: input.returnTo })}
+      ${inputField({
+        name: 'username',
+        label: 'Username',
+        value: input.username,
+        autocomplete: 'username',
+        verbatim: true,
+        required: true,
+        invalid,
+        describedBy: invalid ? 'form-error' : undefined,
+      })}
+      ${secretField({
+        name: 'password',
+        label: 'Password',
+        autocomplete: 'current-password',
+        required: true,
+        invalid,
+        describedBy: invalid ? 'form-error' : undefined,
+      })}`,
+    })}`;
 }
 
-const rules = html`<span class="hint" id="password-rules"
-  >${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters. A passphrase of several words works well. Common
-  passwords and your username are refused.</span
->`;
+const RULES = `${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters. A passphrase of several words works well. Common passwords and your username are refused.`;
 
-function newPasswordFields(): SafeHtml {
-  return html`<label for="new-password"
-      >New password ${rules}
-      <input
-        type="password"
-        id="new-password"
-        name="newPassword"
-        autocomplete="new-password"
-        minlength="${PASSWORD_MIN_LENGTH}"
-        required
-        aria-describedby="password-rules"
-      />
-    </label>
-    <label for="confirm-password"
-      >Repeat the new password
-      <input type="password" id="confirm-password" name="confirmPassword" autocomplete="new-password" required />
-    </label>`;
+/**
+ * New password and its repetition, with the policy as the hint and errors beside each.
+ * `formError`: the form-wide message is about the new password (it is then tied to that field).
+ */
+export function newPasswordFields(errors: FieldErrors = {}, formError = false): SafeHtml {
+  return html`${secretField({
+    name: 'newPassword',
+    id: 'new-password',
+    label: 'New password',
+    hint: RULES,
+    autocomplete: 'new-password',
+    minlength: PASSWORD_MIN_LENGTH,
+    required: true,
+    error: errors.newPassword,
+    invalid: formError,
+    describedBy: formError ? 'form-error' : undefined,
+  })}
+  ${secretField({
+    name: 'confirmPassword',
+    id: 'confirm-password',
+    label: 'Repeat the new password',
+    autocomplete: 'new-password',
+    required: true,
+    error: errors.confirmPassword,
+  })}`;
 }
 
-export function passwordPage(input: { csrf: string; returnTo: string; forced: boolean; error?: string }): SafeHtml {
-  return html`${message(input.error)}
-    ${input.forced ? html`<p class="notice">You signed in with a password that was issued to you. Choose your own password to continue.</p>` : ''}
-    <form class="stack" method="post" action="/password">
-      <input type="hidden" name="_csrf" value="${input.csrf}" />
-      <input type="hidden" name="returnTo" value="${input.returnTo}" />
-      <label for="current-password"
-        >Current password
-        <input type="password" id="current-password" name="currentPassword" autocomplete="current-password" required />
-      </label>
-      ${newPasswordFields()}
-      <div><button type="submit">Change password</button></div>
-    </form>`;
+export function passwordPage(input: {
+  csrf: string;
+  returnTo: string;
+  forced: boolean;
+  error?: string;
+  errors?: FieldErrors;
+}): SafeHtml {
+  const errors = input.errors ?? {};
+  const summary = input.error ?? (Object.keys(errors).length ? 'Your password was not changed. See the message beside the field.' : undefined);
+  return html`${formError(summary)}
+    ${input.forced
+      ? html`<p class="notice">
+          You signed in with a password that was issued to you. Choose your own password to continue.
+        </p>`
+      : html`<p>Choose a new password. Your other sessions end when it changes, and you get an email about it.</p>`}
+    ${postForm({
+      action: '/password',
+      csrf: input.csrf,
+      submit: 'Change password',
+      body: html`${hiddenInputs({ returnTo: input.returnTo })}
+      ${secretField({
+        name: 'currentPassword',
+        id: 'current-password',
+        label: 'Current password',
+        autocomplete: 'current-password',
+        required: true,
+        error: errors.currentPassword,
+      })}
+      ${newPasswordFields(errors)}`,
+    })}`;
 }
 
-export function activationPage(input: { csrf: string; action: string; username: string; error?: string }): SafeHtml {
-  return html`${message(input.error)}
+export function activationPage(input: {
+  csrf: string;
+  action: string;
+  username: string;
+  error?: string;
+  errors?: FieldErrors;
+}): SafeHtml {
+  return html`${formError(input.error)}
     <p>Choose a password for the account <strong>${input.username}</strong>.</p>
-    <form class="stack" method="post" action="${input.action}">
-      <input type="hidden" name="_csrf" value="${input.csrf}" />
-      <input type="text" name="username" value="${input.username}" autocomplete="username" hidden />
-      ${newPasswordFields()}
-      <div><button type="submit">Set password</button></div>
-    </form>`;
+    ${postForm({
+      action: input.action,
+      csrf: input.csrf,
+      submit: 'Set password',
+      body: html`<input type="text" name="username" value="${input.username}" autocomplete="username" hidden />
+      ${newPasswordFields(input.errors, Boolean(input.error))}`,
+    })}`;
 }
 
 export function messagePage(text: string, link?: { href: string; label: string }): SafeHtml {
@@ -90,17 +154,25 @@ export function messagePage(text: string, link?: { href: string; label: string }
 }
 
 /** The invitation link for someone without a password: choose one first, then accept. */
-export function invitationPasswordPage(input: { csrf: string; action: string; username: string; until: string; error?: string }): SafeHtml {
-  return html`${message(input.error)}
+export function invitationPasswordPage(input: {
+  csrf: string;
+  action: string;
+  username: string;
+  until: string;
+  error?: string;
+  errors?: FieldErrors;
+}): SafeHtml {
+  return html`${formError(input.error)}
     <p>
       You have been invited to private documentation. Your account <strong>${input.username}</strong> has no password
       yet: choose one now, then accept the invitation.
     </p>
-    <form class="stack" method="post" action="${input.action}">
-      <input type="hidden" name="_csrf" value="${input.csrf}" />
-      <input type="text" name="username" value="${input.username}" autocomplete="username" hidden />
-      ${newPasswordFields()}
-      <p class="hint">This link can set your password until ${input.until}.</p>
-      <div><button type="submit">Set password and continue</button></div>
-    </form>`;
+    ${postForm({
+      action: input.action,
+      csrf: input.csrf,
+      submit: 'Set password and continue',
+      body: html`<input type="text" name="username" value="${input.username}" autocomplete="username" hidden />
+        ${newPasswordFields(input.errors, Boolean(input.error))}
+        <p class="hint">This link can set your password until ${input.until}.</p>`,
+    })}`;
 }

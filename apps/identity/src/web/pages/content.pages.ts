@@ -46,8 +46,3 @@ export function askContact(contactEmail: string | undefined): SafeHtml {
     ? html`Please ask <a href="mailto:${contactEmail}">${contactEmail}</a> for a new invitation.`
     : html`Please ask your contact person for a new invitation.`;
 }
-
-/** A time as people read it on these pages: `2026-12-01 14:00 UTC`. */
-export function utcMinute(at: Date): string {
-  return `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-}

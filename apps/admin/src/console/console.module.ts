@@ -1,0 +1,51 @@
+import { type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
+import cookieParser from 'cookie-parser';
+import { urlencoded } from 'express';
+import { AccountsModule } from '@gatehouse/accounts';
+import { ProvisioningModule } from '@gatehouse/provisioning';
+import { SessionsModule } from '@gatehouse/sessions';
+import { TenantsModule } from '@gatehouse/tenants';
+import { WorkQueuesModule } from '@gatehouse/workqueues';
+import { AccountController } from './account/account.controller.js';
+import { AccountPresenter } from './account/account.presenter.js';
+import { ConsoleAssetsController } from './frame/console-assets.controller.js';
+import { ConsoleFilter } from './frame/console.filter.js';
+import { ConsoleGuard } from './frame/console.guard.js';
+import { consoleHeaders } from './frame/console-headers.js';
+import { ConsoleNotFoundController } from './frame/console-not-found.controller.js';
+import { ConsoleResponder } from './frame/console-responder.js';
+import { ConsoleSession } from './frame/console-session.js';
+import { ConsoleTenantResolver } from './frame/console-tenant.js';
+import { OverviewController } from './overview/overview.controller.js';
+import { OverviewPresenter } from './overview/overview.presenter.js';
+import { PasskeySupport } from './frame/passkey-support.js';
+import { EnrolmentFlow } from './sign-in/enrolment.flow.js';
+import { PasskeySignInFlow } from './sign-in/passkey.flow.js';
+import { SignInController } from './sign-in/sign-in.controller.js';
+import { SignInFlow } from './sign-in/sign-in.flow.js';
+import { StaffController } from './staff/staff.controller.js';
+import { StaffPresenter } from './staff/staff.presenter.js';
+
+/** The console's page groups, in the order their routes are tried. A new group adds its controller here. */
+export const CONSOLE_PAGES = [SignInController, OverviewController, StaffController, AccountController];
+
+const PRESENTERS = [SignInFlow, EnrolmentFlow, PasskeySignInFlow, OverviewPresenter, StaffPresenter, AccountPresenter];
+
+/**
+ * The operators' console (`/console`, `/t/{tenant}/console`): server-rendered pages on the admin
+ * app, calling the same use cases as `/admin/v1`. Cookies and form bodies are parsed for console
+ * routes only (the admin app parses JSON for its API and nothing else).
+ */
+@Module({
+  imports: [AccountsModule, SessionsModule, TenantsModule, WorkQueuesModule, ProvisioningModule],
+  controllers: [ConsoleAssetsController, ...CONSOLE_PAGES, ConsoleNotFoundController],
+  providers: [ConsoleSession, ConsoleTenantResolver, ConsoleGuard, ConsoleFilter, ConsoleResponder, PasskeySupport, ...PRESENTERS],
+})
+export class ConsoleModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(consoleHeaders).forRoutes(ConsoleAssetsController, ...CONSOLE_PAGES, ConsoleNotFoundController);
+    consumer
+      .apply(cookieParser(), urlencoded({ extended: false, limit: '16kb', parameterLimit: 100 }))
+      .forRoutes(...CONSOLE_PAGES, ConsoleNotFoundController);
+  }
+}

@@ -1,0 +1,110 @@
+import { Injectable } from '@nestjs/common';
+import type { Response } from 'express';
+import { type Crumb, type Flash, type SafeHtml, renderPage } from '@gatehouse/views';
+import { SessionService } from '@gatehouse/sessions';
+import { WorkQueueService } from '@gatehouse/workqueues';
+import { ACCOUNT_PATH, consoleNav } from './console-navigation.js';
+import type { ConsolePrincipal } from './console-principal.js';
+
+/** A console page as a page group's presenter describes it; the frame is added here. */
+export interface ConsoleView {
+  title: string;
+  body: SafeHtml;
+  breadcrumbs?: Crumb[];
+  /** The primary action at the top right ("Invite staff"). */
+  action?: SafeHtml;
+  lead?: SafeHtml | string;
+  flash?: Flash[];
+  status?: number;
+}
+
+/** Where to go next (a 303 to a console path, built from the principal's `base`), and a message for that page. */
+export interface ConsoleNext {
+  redirect: string;
+  flash?: Flash;
+}
+
+export type ConsoleResult = ConsoleView | ConsoleNext;
+
+export const STYLESHEET_PATH = '/console/assets/gatehouse.css';
+export const SCRIPT_PATH = '/console/assets/console.js';
+
+/** Sends what a presenter decided: a page in the console frame, or a redirect with its flash. */
+@Injectable()
+export class ConsoleResponder {
+  constructor(
+    private readonly queues: WorkQueueService,
+    private readonly sessions: SessionService,
+  ) {}
+
+  async send(res: Response, who: ConsolePrincipal, result: ConsoleResult | Promise<ConsoleResult>): Promise<void> {
+    const outcome = await result;
+    if ('redirect' in outcome) {
+      if (outcome.flash) await this.sessions.addFlash(who.sessionId, outcome.flash);
+      return redirect(res, outcome.redirect);
+    }
+    const queues = await this.queues.for(who.tenantId, who);
+    const path = pagePath(res.req.path, who.base);
+    const html = renderPage({
+      title: outcome.title,
+      site: 'Gatehouse console',
+      brand: { label: 'Gatehouse', part: 'console', href: who.base },
+      stylesheet: STYLESHEET_PATH,
+      scripts: [SCRIPT_PATH],
+      nav: consoleNav(who.base, who.permissions, queues, path),
+      navPlacement: 'side',
+      navLabel: 'Console',
+      account: {
+        name: who.displayName,
+        detail: who.tenant.displayName,
+        links: [{ label: 'My account', href: `${who.base}/${ACCOUNT_PATH}`, current: path.startsWith(ACCOUNT_PATH) }],
+        signOut: { action: `${who.base}/logout`, csrf: who.csrfToken, label: 'Sign out' },
+      },
+      breadcrumbs: outcome.breadcrumbs,
+      action: outcome.action,
+      lead: outcome.lead,
+      flash: [...who.flash, ...(outcome.flash ?? [])],
+      body: outcome.body,
+    });
+    sendHtml(res, outcome.status ?? 200, html);
+  }
+
+  /** A page of the sign-in steps: no navigation, a narrow column. */
+  signIn(res: Response, base: string, view: ConsoleView): void {
+    const html = renderPage({
+      title: view.title,
+      site: 'Gatehouse console',
+      brand: { label: 'Gatehouse', part: 'console', href: base },
+      stylesheet: STYLESHEET_PATH,
+      scripts: [SCRIPT_PATH],
+      nav: [],
+      navPlacement: 'side',
+      navLabel: 'Console',
+      account: null,
+      narrow: true,
+      lead: view.lead,
+      flash: view.flash,
+      body: view.body,
+    });
+    sendHtml(res, view.status ?? 200, html);
+  }
+}
+
+/** The page's path under the console's base, without slashes at either end. */
+function pagePath(path: string, base: string): string {
+  const decoded = decodeURIComponent(path);
+  const rest = decoded.startsWith(base) ? decoded.slice(base.length) : decoded;
+  return rest.replace(/^\/+|\/+$/g, '');
+}
+
+export function redirect(res: Response, location: string): void {
+  res.setHeader('Cache-Control', 'no-store');
+  res.redirect(303, location);
+}
+
+export function sendHtml(res: Response, status: number, html: string): void {
+  res.status(status);
+  res.setHeader('Content-Type', 'text/html; charset=utf-8');
+  res.setHeader('Cache-Control', 'no-store');
+  res.send(html);
+}

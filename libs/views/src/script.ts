@@ -1,0 +1,57 @@
+/**
+ * The console's one script, served from `'self'` (no inline script anywhere): a Copy button beside
+ * every `[data-copy]` element (without JavaScript the text is still there to select and copy), and
+ * the passkey buttons (`[data-passkey]`): they fetch WebAuthn options, ask the browser, and post the
+ * answer in the named form as JSON. Where the browser cannot, the buttons stay hidden.
+ */
+export const CONSOLE_SCRIPT = `'use strict';
+document.querySelectorAll('[data-copy]').forEach(function (target) {
+  if (!navigator.clipboard) return;
+  var button = document.createElement('button');
+  button.type = 'button';
+  button.className = 'secondary copy';
+  button.textContent = 'Copy';
+  button.setAttribute('aria-label', 'Copy ' + (target.getAttribute('data-copy') || 'the value'));
+  button.addEventListener('click', function () {
+    navigator.clipboard.writeText(target.textContent.trim()).then(function () {
+      button.textContent = 'Copied';
+      setTimeout(function () { button.textContent = 'Copy'; }, 2000);
+    });
+  });
+  target.insertAdjacentElement('afterend', button);
+});
+var PKC = window.PublicKeyCredential;
+if (PKC && PKC.parseCreationOptionsFromJSON && PKC.parseRequestOptionsFromJSON) {
+  document.querySelectorAll('[data-passkey]').forEach(function (box) {
+    var form = document.getElementById(box.getAttribute('data-form'));
+    var status = box.querySelector('[role=status]');
+    var register = box.getAttribute('data-passkey') === 'register';
+    box.hidden = false;
+    box.querySelector('button').addEventListener('click', function () {
+      status.textContent = 'Waiting for your passkey…';
+      fetch(box.getAttribute('data-options'), {
+        method: 'POST',
+        credentials: 'same-origin',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(new FormData(form)),
+      })
+        .then(function (response) {
+          if (!response.ok) throw new Error('options');
+          return response.json();
+        })
+        .then(function (json) {
+          return register
+            ? navigator.credentials.create({ publicKey: PKC.parseCreationOptionsFromJSON(json) })
+            : navigator.credentials.get({ publicKey: PKC.parseRequestOptionsFromJSON(json) });
+        })
+        .then(function (credential) {
+          form.querySelector('[name=credential]').value = JSON.stringify(credential.toJSON());
+          form.submit();
+        })
+        .catch(function () {
+          status.textContent = 'No passkey was used. Try again, or use a code from your authenticator app.';
+        });
+    });
+  });
+}
+`;

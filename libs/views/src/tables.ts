@@ -1,0 +1,94 @@
+import { type SafeHtml, html } from './html.js';
+import { type FieldBase, inputField, selectField, type Option } from './forms.js';
+
+export interface Column<T> {
+  header: string;
+  cell: (row: T) => SafeHtml | string | number;
+  numeric?: boolean;
+}
+
+export interface TableInput<T> {
+  /** Names the table for screen readers; visually hidden unless `showCaption`. */
+  caption: string;
+  showCaption?: boolean;
+  columns: Column<T>[];
+  rows: readonly T[];
+  /** What an empty list says: what to do next ("No clients yet. Create one…"). */
+  empty: SafeHtml | string;
+}
+
+/** A table; on narrow screens each row becomes a card whose cells name their column. */
+export function table<T>(input: TableInput<T>): SafeHtml {
+  if (!input.rows.length) return html`<p class="empty">${input.empty}</p>`;
+  return html`<table>
+    <caption class="${input.showCaption ? '' : 'visually-hidden'}">${input.caption}</caption>
+    <thead>
+      <tr>
+        ${input.columns.map((c) => html`<th scope="col" class="${c.numeric ? 'numeric' : ''}">${c.header}</th>`)}
+      </tr>
+    </thead>
+    <tbody>
+      ${input.rows.map(
+        (row) =>
+          html`<tr>
+            ${input.columns.map(
+              (c) => html`<td data-label="${c.header}" class="${c.numeric ? 'numeric' : ''}">${c.cell(row)}</td>`,
+            )}
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
+}
+
+type Query = Readonly<Record<string, string | undefined>>;
+
+/** A list URL with its filters (empty ones dropped), so a filtered list can be bookmarked and shared. */
+export function listUrl(path: string, query: Query): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) if (value) params.set(name, value);
+  const search = params.toString();
+  return search ? `${path}?${search}` : path;
+}
+
+export interface PagerInput {
+  path: string;
+  /** The filters of the list, kept on every page. */
+  filters: Query;
+  /** Cursor of the page before this one (`''` for the first page), `undefined` when on the first page. */
+  newer?: string;
+  /** Cursor of the page after this one, `null`/`undefined` on the last page. */
+  older?: string | null;
+  /** Query parameter names of the two cursors. */
+  newerParam?: string;
+  olderParam?: string;
+}
+
+/**
+ * "Newer" / "Older" links of a cursor-paged list (keyset paging: the last page is as fast as the
+ * first). The filters stay in both URLs.
+ */
+export function pager(input: PagerInput): SafeHtml {
+  const newerParam = input.newerParam ?? 'before';
+  const olderParam = input.olderParam ?? 'after';
+  const link = (label: string, query: Query, rel: string) =>
+    html`<a href="${listUrl(input.path, { ...input.filters, ...query })}" rel="${rel}">${label}</a>`;
+  if (input.newer === undefined && !input.older) return html``;
+  return html`<nav class="pager" aria-label="Pages">
+    <span>${input.newer !== undefined ? link('← Newer', { [newerParam]: input.newer || undefined }, 'prev') : ''}</span>
+    <span>${input.older ? link('Older →', { [olderParam]: input.older }, 'next') : ''}</span>
+  </nav>`;
+}
+
+export type FilterField =
+  | ({ kind: 'text'; value?: string } & FieldBase)
+  | ({ kind: 'select'; options: Option[]; value?: string } & FieldBase);
+
+/** A GET form of list filters: submitting it puts them in the URL. */
+export function filterForm(input: { action: string; fields: FilterField[]; submit?: string }): SafeHtml {
+  return html`<form method="get" action="${input.action}" class="filters" role="search">
+    ${input.fields.map((field) =>
+      field.kind === 'select' ? selectField(field) : inputField({ ...field, type: 'search', verbatim: true }),
+    )}
+    <div><button type="submit" class="secondary">${input.submit ?? 'Filter'}</button></div>
+  </form>`;
+}

@@ -1,0 +1,3 @@
+export * from './work-queue.repository.js';
+export * from './work-queue.service.js';
+export * from './workqueues.module.js';
