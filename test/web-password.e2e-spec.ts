@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SYSTEM_ACTOR } from '@gatehouse/audit';
 import { UserCredentialsService } from '@gatehouse/accounts';
 import { createIdentityApp } from '../apps/identity/src/identity.app.js';
@@ -40,6 +40,11 @@ describe('web UI: lockout and passwords', () => {
   afterAll(async () => {
     await app?.close();
     await database?.drop();
+  });
+
+  // Every test signs in from 127.0.0.1: the failures of one test must not block the address for the next.
+  beforeEach(async () => {
+    await dataSource.query('DELETE FROM login_source_throttles');
   });
 
   const state = async (username: string) =>

@@ -49,6 +49,7 @@ export class ConsoleFixtures {
       email: `${username}@example.com`,
       displayName: `${username[0]!.toUpperCase()}${username.slice(1)} Example`,
       roles,
+      password: 'none',
     });
     await this.db.query(`UPDATE users SET password_hash = $2 WHERE id = $1`, [user.id, await hashPassword(STAFF_PASSWORD)]);
     const member: StaffMember = { id: user.id, username, password: STAFF_PASSWORD, app: null, recoveryCodes: [] };

@@ -30,7 +30,8 @@ export async function createAdminApp(options: AdminModuleOptions): Promise<NestE
   });
   configureHttpApp(app, options.config);
   app.use(noStore);
-  app.use(jsonBodies());
+  // The REST API takes JSON only; the console (/console, /t/{tenant}/console) parses its own forms.
+  app.use('/admin', jsonBodies());
   setupOpenApi(app);
   await app.init();
   return app;
