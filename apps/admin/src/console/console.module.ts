@@ -12,6 +12,8 @@ import { TenantsModule } from '@gatehouse/tenants';
 import { WorkQueuesModule } from '@gatehouse/workqueues';
 import { AccountController } from './account/account.controller.js';
 import { AccountPresenter } from './account/account.presenter.js';
+import { ApisController } from './apis/apis.controller.js';
+import { ApisPresenter } from './apis/apis.presenter.js';
 import { ClientCredentialsPresenter } from './clients/client-credentials.presenter.js';
 import { ClientDetail } from './clients/client-detail.js';
 import { ClientsController } from './clients/clients.controller.js';
@@ -35,9 +37,9 @@ import { StaffController } from './staff/staff.controller.js';
 import { StaffPresenter } from './staff/staff.presenter.js';
 
 /** The console's page groups, in the order their routes are tried. A new group adds its controller here. */
-export const CONSOLE_PAGES = [SignInController, OverviewController, ClientsController, StaffController, AccountController];
+export const CONSOLE_PAGES = [SignInController, OverviewController, ClientsController, ApisController, StaffController, AccountController];
 
-const PRESENTERS = [SignInFlow, EnrolmentFlow, PasskeySignInFlow, OverviewPresenter, StaffPresenter, AccountPresenter, ClientsPresenter, ClientCredentialsPresenter, ClientDetail];
+const PRESENTERS = [SignInFlow, EnrolmentFlow, PasskeySignInFlow, OverviewPresenter, StaffPresenter, AccountPresenter, ClientsPresenter, ClientCredentialsPresenter, ClientDetail, ApisPresenter];
 
 /**
  * The operators' console (`/console`, `/t/{tenant}/console`): server-rendered pages on the admin
