@@ -71,7 +71,7 @@ describe('console: clients', () => {
     const clientId = /\/console\/clients\/([0-9a-f-]{36})$/.exec(created.headers.location!)![1]!;
     const page = await agent.get(created.headers.location!).expect(200);
     expect(page.text).toContain('Client Orders sync created.');
-    expect(page.text).toContain('awaiting scopes: the IT department has been told');
+    expect(page.text).toMatch(/awaiting scopes<\/span>: the IT department has been told/);
     expect(page.text).toContain(`http://localhost:3000/${tenantId}/oauth2/v2.0/token`);
     expect(page.text).toMatch(/<li><a href="\/console\/clients">Clients<\/a><\/li>\s*<li><span aria-current="page">Orders sync<\/span>/);
     expect(page.text).not.toContain('name="scopes"'); // read only for a contact person
@@ -121,7 +121,7 @@ describe('console: clients', () => {
     const nav = await agent.get('/console').expect(200);
     expect(nav.text).toMatch(/href="\/console\/clients"[^>]*><span>Clients<\/span><span class="count"\s*>\d+<span class="visually-hidden"> awaiting scopes/);
     const page = await agent.get(`/console/clients/${clientId}`).expect(200);
-    expect(page.text).toContain('awaiting scopes: assign at least one below');
+    expect(page.text).toContain('assign at least one scope below');
     expect(page.text).toMatch(/<legend>Orders API \(api:\/\/orders\)<\/legend>/);
     const unknown = await staff.post(agent, `/console/clients/${clientId}`, `/console/clients/${clientId}/scopes`, { scopes: ['api://orders/Orders.Gone'] });
     expect(unknown.status).toBe(400);

@@ -67,7 +67,7 @@ export function clientList(input: {
       action: path,
       submit: 'Search',
       fields: [
-        { kind: 'text', name: 'q', id: 'filter-q', label: 'Name, contact or client id', value: query.q },
+        { kind: 'text', name: 'q', id: 'filter-q', label: 'Name, contact or id', value: query.q },
         {
           kind: 'select',
           name: 'state',
@@ -142,12 +142,12 @@ export function stateReason(client: ClientView, canAssign: boolean): string {
   switch (client.state) {
     case 'awaiting_scopes':
       return canAssign
-        ? 'awaiting scopes: assign at least one below, then it can get tokens.'
-        : 'awaiting scopes: the IT department has been told and assigns them.';
+        ? 'assign at least one scope below, then it can get tokens.'
+        : 'the IT department has been told and assigns its scopes.';
     case 'active':
-      return 'active: it gets tokens with its secrets or certificates.';
+      return 'it gets tokens with its secrets or certificates.';
     case 'disabled':
-      return 'disabled: its token requests fail until it is enabled again.';
+      return 'its token requests fail until it is enabled again.';
   }
 }
 
@@ -170,7 +170,7 @@ export function clientSummary(input: {
       <dt>Token endpoint</dt>
       <dd>${copyable(input.tokenEndpoint, 'token endpoint URL')}</dd>
       <dt>State</dt>
-      <dd>${stateBadge(client.state)} ${stateReason(client, input.canAssign)}</dd>
+      <dd>${stateBadge(client.state)}: ${stateReason(client, input.canAssign)}</dd>
       <dt>Contact</dt>
       <dd>${client.contactEmail ?? 'none: name a recipient when sending credentials'}</dd>
       ${input.ownerName
