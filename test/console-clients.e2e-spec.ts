@@ -10,6 +10,7 @@ import { AccessRequestService } from '@gatehouse/requests';
 import { SigningKeyService } from '@gatehouse/tokens';
 import { createIdentityApp } from '../apps/identity/src/identity.app.js';
 import { makeCertificate } from './support/client-certificates.js';
+import { LogCapture } from './support/log-capture.js';
 import { type ConsoleApp, type ConsoleFixtures, type StaffMember, csrfOf, formBody, startConsoleApp } from './support/console.js';
 
 /** The Clients pages over HTTP: the REST use cases, permissions and audit (SECURITY.md 45, 46, 49, 50). */
@@ -25,6 +26,7 @@ describe('console: clients', () => {
   let ivan: StaffMember; // ITDepartment
   let audra: StaffMember; // Auditor
   let ordersApi: { id: string; identifier: string };
+  const logs = new LogCapture();
 
   const ageSecondFactor = (userId: string) =>
     db.query(`UPDATE sessions SET second_factor_at = now() - interval '6 minutes' WHERE user_id = $1 AND kind = 'console'`, [userId]);
@@ -39,10 +41,10 @@ describe('console: clients', () => {
       .send({ grant_type: 'client_credentials', client_id: clientId, client_secret: secret, scope: `${ordersApi.identifier}/.default` });
 
   beforeAll(async () => {
-    app = await startConsoleApp();
+    app = await startConsoleApp({ logs, config: { logLevel: 'debug' } });
     ({ admin, origin, db, staff, tenantId } = app);
     await db.transaction((em) => admin.get(SigningKeyService).ensureActiveKey(em, tenantId, 'RS256'));
-    identity = await createIdentityApp({ config: app.config });
+    identity = await createIdentityApp({ config: app.config, logDestination: logs });
     await identity.init();
     const apis = admin.get(ApiService);
     const api = await apis.create(tenantId, SYSTEM_ACTOR, { identifier: 'api://orders', displayName: 'Orders API' });
@@ -171,6 +173,8 @@ describe('console: clients', () => {
     const [created] = await events('client.secret.created', client.clientId);
     expect(created).toMatchObject({ actor_id: carla.id, actor_client_id: null });
     expect(JSON.stringify(await db.query(`SELECT details FROM audit_events`))).not.toContain(secret.slice(4));
+    expect(logs.text).toContain(`/console/clients/${client.clientId}/secrets`); // the access log saw the request
+    expect(logs.text).not.toContain(secret.slice(4));
 
     const confirm = await agent.get(`${path}/secrets/${created.details.keyId}/revoke`).expect(200);
     expect(confirm.text).toContain('Clients using this secret will fail at the next token request.');
