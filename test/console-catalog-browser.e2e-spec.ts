@@ -8,7 +8,13 @@ import { ClientCertificateService, ClientService } from '@gatehouse/clients';
 import { HandoverService } from '@gatehouse/handovers';
 import { Screenshots, launchBrowser } from './support/browser.js';
 import { makeCertificate } from './support/client-certificates.js';
-import { type ConsoleApp, type ConsoleFixtures, type StaffMember, signInInBrowser, startConsoleApp } from './support/console.js';
+import {
+  type ConsoleApp,
+  type ConsoleFixtures,
+  type StaffMember,
+  signInInBrowser,
+  startConsoleApp,
+} from './support/console.js';
 import { WIDE, checkPage } from './support/page-checks.js';
 
 /** Presses Tab until the focused element matches, as a keyboard user moves through a page. */
@@ -49,18 +55,36 @@ describe('console clients and APIs in a browser', () => {
     ivan = await staff.staff(tenantId, ['ITDepartment'], { username: 'ivan' });
     const apis = admin.get(ApiService);
     const orders = await apis.create(tenantId, SYSTEM_ACTOR, { identifier: 'api://orders', displayName: 'Orders API' });
-    await apis.addScope(tenantId, SYSTEM_ACTOR, orders.id, { value: 'Orders.Read', description: 'Read orders and their lines' });
-    await apis.addScope(tenantId, SYSTEM_ACTOR, orders.id, { value: 'Orders.Write', description: 'Create and change orders' });
-    const billing = await apis.create(tenantId, SYSTEM_ACTOR, { identifier: 'https://billing.example.com/api', displayName: 'Billing API', accessTokenVersion: 1 });
+    await apis.addScope(tenantId, SYSTEM_ACTOR, orders.id, {
+      value: 'Orders.Read',
+      description: 'Read orders and their lines',
+    });
+    await apis.addScope(tenantId, SYSTEM_ACTOR, orders.id, {
+      value: 'Orders.Write',
+      description: 'Create and change orders',
+    });
+    const billing = await apis.create(tenantId, SYSTEM_ACTOR, {
+      identifier: 'https://billing.example.com/api',
+      displayName: 'Billing API',
+      accessTokenVersion: 1,
+    });
     await apis.addScope(tenantId, SYSTEM_ACTOR, billing.id, { value: 'Invoices.Read' });
     const clients = admin.get(ClientService);
-    const sync = await clients.create(tenantId, SYSTEM_ACTOR, { displayName: 'Orders sync', contactEmail: 'ops@partner.example' });
+    const sync = await clients.create(tenantId, SYSTEM_ACTOR, {
+      displayName: 'Orders sync',
+      contactEmail: 'ops@partner.example',
+    });
     await clients.setScopes(tenantId, SYSTEM_ACTOR, sync.clientId, ['api://orders/Orders.Read']);
     await clients.issueSecret(tenantId, SYSTEM_ACTOR, sync.clientId, { displayName: 'production', expiresInDays: 20 });
     await clients.issueSecret(tenantId, SYSTEM_ACTOR, sync.clientId, { displayName: 'staging' });
-    await admin.get(ClientCertificateService).add(tenantId, SYSTEM_ACTOR, sync.clientId, { certificate: makeCertificate().pem, displayName: 'daemon 2027' });
+    await admin
+      .get(ClientCertificateService)
+      .add(tenantId, SYSTEM_ACTOR, sync.clientId, { certificate: makeCertificate().pem, displayName: 'daemon 2027' });
     await admin.get(HandoverService).create(tenantId, SYSTEM_ACTOR, sync.clientId, {});
-    await clients.create(tenantId, SYSTEM_ACTOR, { displayName: 'Warehouse feed with a rather long name for narrow screens', contactEmail: 'warehouse-operations-team@logistics-partner.example' });
+    await clients.create(tenantId, SYSTEM_ACTOR, {
+      displayName: 'Warehouse feed with a rather long name for narrow screens',
+      contactEmail: 'warehouse-operations-team@logistics-partner.example',
+    });
   }, 60_000);
 
   afterAll(async () => {
@@ -96,7 +120,9 @@ describe('console clients and APIs in a browser', () => {
       await checkPage(page, shots, name);
     }
     await page.goto(`${detail}/certificates/new`);
-    await page.getByLabel('Certificate (PEM)').fill('-----BEGIN CERTIFICATE-----\nnot really\n-----END CERTIFICATE-----');
+    await page
+      .getByLabel('Certificate (PEM)')
+      .fill('-----BEGIN CERTIFICATE-----\nnot really\n-----END CERTIFICATE-----');
     await page.getByRole('button', { name: 'Add the certificate' }).click();
     await expect(page.getByLabel('Certificate (PEM)').getAttribute('aria-invalid')).resolves.toBe('true');
     await checkPage(page, shots, 'client-add-certificate-refused');
@@ -143,7 +169,9 @@ describe('console clients and APIs in a browser', () => {
     await page.getByText(/may now request: api:\/\/orders\/Orders.Write/).waitFor();
     await checkPage(page, shots, 'client-scopes-saved');
     const db = admin.get(DataSource);
-    await expect(db.query(`SELECT state FROM api_clients WHERE display_name LIKE 'Warehouse feed%'`)).resolves.toEqual([{ state: 'active' }]);
+    await expect(db.query(`SELECT state FROM api_clients WHERE display_name LIKE 'Warehouse feed%'`)).resolves.toEqual([
+      { state: 'active' },
+    ]);
 
     const contact = await open(carla);
     await contact.goto(`${origin}/console/clients`);

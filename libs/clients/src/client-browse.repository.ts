@@ -47,7 +47,9 @@ export class ClientBrowseRepository {
     if (query.state) where.push(`c.state = ${param(query.state)}`);
     if (query.search) {
       const like = param(`%${query.search.replace(LIKE_SPECIAL, (ch) => `\\${ch}`)}%`);
-      where.push(`(c.display_name ILIKE ${like} OR c.contact_email ILIKE ${like} OR c.client_id::text = ${param(query.search.toLowerCase())})`);
+      where.push(
+        `(c.display_name ILIKE ${like} OR c.contact_email ILIKE ${like} OR c.client_id::text = ${param(query.search.toLowerCase())})`,
+      );
     }
     if (query.apiId) {
       where.push(`EXISTS (SELECT 1 FROM client_scope_grants g JOIN api_scopes s ON s.id = g.scope_id
@@ -59,7 +61,10 @@ export class ClientBrowseRepository {
     }
     const upwards = query.newer !== undefined;
     const from = query.newer ?? query.older;
-    if (from) where.push(`(c.created_at, c.id) ${upwards ? '>' : '<'} (${param(from.at)}::timestamptz, ${param(from.id)}::uuid)`);
+    if (from)
+      where.push(
+        `(c.created_at, c.id) ${upwards ? '>' : '<'} (${param(from.at)}::timestamptz, ${param(from.id)}::uuid)`,
+      );
     const order = upwards ? 'ASC' : 'DESC';
     return this.dataSource.query(
       `SELECT c.id, c.client_id AS "clientId", c.display_name AS "displayName", c.state, c.contact_email AS "contactEmail",

@@ -66,7 +66,11 @@ export class ClientBrowseService {
     private readonly clients: ClientRepository,
   ) {}
 
-  async browse(tenantId: string, filter: ClientBrowseFilter, size = DEFAULT_PAGE_SIZE): Promise<BrowsePage<ClientSummary>> {
+  async browse(
+    tenantId: string,
+    filter: ClientBrowseFilter,
+    size = DEFAULT_PAGE_SIZE,
+  ): Promise<BrowsePage<ClientSummary>> {
     const newer = decodeBrowseCursor(filter.before);
     const older = newer ? undefined : decodeBrowseCursor(filter.after);
     const rows = await this.browser.browse(tenantId, {
@@ -82,10 +86,16 @@ export class ClientBrowseService {
     const shown = rows.slice(0, size);
     if (newer) shown.reverse();
     const granted = await this.clients.grantedScopes(shown.map((row) => row.id));
-    const items = shown.map((row) => toSummary(row, granted.filter((g) => g.apiClientId === row.id).map((g) => g.scope)));
+    const items = shown.map((row) =>
+      toSummary(
+        row,
+        granted.filter((g) => g.apiClientId === row.id).map((g) => g.scope),
+      ),
+    );
     const first = shown[0];
     const last = shown[shown.length - 1];
-    const cursor = (row: ClientBrowseRow | undefined) => (row ? encodeBrowseCursor({ at: row.position, id: row.id }) : undefined);
+    const cursor = (row: ClientBrowseRow | undefined) =>
+      row ? encodeBrowseCursor({ at: row.position, id: row.id }) : undefined;
     return {
       items,
       newer: newer ? (more ? cursor(first) : undefined) : older ? cursor(first) : undefined,

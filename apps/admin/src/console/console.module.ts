@@ -16,6 +16,7 @@ import { ApisController } from './apis/apis.controller.js';
 import { ApisPresenter } from './apis/apis.presenter.js';
 import { ClientCredentialsPresenter } from './clients/client-credentials.presenter.js';
 import { ClientDetail } from './clients/client-detail.js';
+import { ClientHandoversPresenter } from './clients/client-handovers.presenter.js';
 import { ClientsController } from './clients/clients.controller.js';
 import { ClientsPresenter } from './clients/clients.presenter.js';
 import { ConsoleAssetsController } from './frame/console-assets.controller.js';
@@ -39,7 +40,7 @@ import { StaffPresenter } from './staff/staff.presenter.js';
 /** The console's page groups, in the order their routes are tried. A new group adds its controller here. */
 export const CONSOLE_PAGES = [SignInController, OverviewController, ClientsController, ApisController, StaffController, AccountController];
 
-const PRESENTERS = [SignInFlow, EnrolmentFlow, PasskeySignInFlow, OverviewPresenter, StaffPresenter, AccountPresenter, ClientsPresenter, ClientCredentialsPresenter, ClientDetail, ApisPresenter];
+const PRESENTERS = [SignInFlow, EnrolmentFlow, PasskeySignInFlow, OverviewPresenter, StaffPresenter, AccountPresenter, ClientsPresenter, ClientCredentialsPresenter, ClientHandoversPresenter, ClientDetail, ApisPresenter];
 
 /**
  * The operators' console (`/console`, `/t/{tenant}/console`): server-rendered pages on the admin

@@ -40,7 +40,12 @@ export class ApisController {
 
   @Post(':id/scopes')
   @ConsolePage('Apis.Manage')
-  addScope(@Console() who: ConsolePrincipal, @Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+  addScope(
+    @Console() who: ConsolePrincipal,
+    @Param('id') id: string,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
     return this.out.send(res, who, this.apis.addScope(who, id, req));
   }
 }

@@ -16,24 +16,38 @@ import { copyable } from '../clients/clients.pages.js';
 
 const versionLabel = (version: number) => (version === 1 ? 'v1 (aud = identifier URI)' : 'v2 (aud = app id)');
 
-export function apiList(input: { base: string; apis: readonly ApiView[]; next: string | null; canManage: boolean }): SafeHtml {
+export function apiList(input: {
+  base: string;
+  apis: readonly ApiView[];
+  next: string | null;
+  canManage: boolean;
+}): SafeHtml {
   const { base } = input;
   return html`${table({
-      caption: 'APIs of this tenant, oldest first',
-      columns: [
-        { header: 'Name', cell: (a: ApiView) => html`<a href="${base}/apis/${a.id}">${a.displayName}</a>${a.builtIn ? html` ${badge('built in')}` : ''}` },
-        { header: 'Identifier URI', cell: (a) => copyable(a.identifier, `identifier of ${a.displayName}`) },
-        { header: 'Scopes', cell: (a) => String(a.scopes.length), numeric: true },
-        { header: 'Access tokens', cell: (a) => versionLabel(a.accessTokenVersion) },
-      ],
-      rows: input.apis,
-      empty: input.canManage
-        ? 'No APIs yet. Create one with "New API", then add its scopes.'
-        : 'No APIs yet. The IT department defines them.',
-    })}
-    ${input.next
-      ? html`<nav class="pager" aria-label="Pages"><span></span><span><a href="${listUrl(`${base}/apis`, { cursor: input.next })}" rel="next">More APIs →</a></span></nav>`
-      : ''}`;
+    caption: 'APIs of this tenant, oldest first',
+    columns: [
+      {
+        header: 'Name',
+        cell: (a: ApiView) =>
+          html`<a href="${base}/apis/${a.id}">${a.displayName}</a>${a.builtIn ? html` ${badge('built in')}` : ''}`,
+      },
+      { header: 'Identifier URI', cell: (a) => copyable(a.identifier, `identifier of ${a.displayName}`) },
+      { header: 'Scopes', cell: (a) => String(a.scopes.length), numeric: true },
+      { header: 'Access tokens', cell: (a) => versionLabel(a.accessTokenVersion) },
+    ],
+    rows: input.apis,
+    empty: input.canManage
+      ? 'No APIs yet. Create one with "New API", then add its scopes.'
+      : 'No APIs yet. The IT department defines them.',
+  })}
+  ${
+    input.next
+      ? html`<nav class="pager" aria-label="Pages">
+          <span></span
+          ><span><a href="${listUrl(`${base}/apis`, { cursor: input.next })}" rel="next">More APIs →</a></span>
+        </nav>`
+      : ''
+  }`;
 }
 
 export interface CreateApiForm {
@@ -42,28 +56,34 @@ export interface CreateApiForm {
   accessTokenVersion?: string;
 }
 
-export function createApiForm(input: { base: string; csrf: string; values: CreateApiForm; errors: FieldErrors; error?: string }): SafeHtml {
+export function createApiForm(input: {
+  base: string;
+  csrf: string;
+  values: CreateApiForm;
+  errors: FieldErrors;
+  error?: string;
+}): SafeHtml {
   const { values, errors } = input;
   return html`${formError(input.error)}
-    ${postForm({
-      action: `${input.base}/apis/new`,
-      csrf: input.csrf,
-      submit: 'Create the API',
-      aside: html`<a href="${input.base}/apis">Cancel</a>`,
-      body: html`${inputField({ name: 'displayName', label: 'Name', hint: 'As people call it, e.g. "Orders API".', value: values.displayName, error: errors.displayName, required: true, maxlength: 200 })}
-      ${inputField({ name: 'identifier', label: 'Identifier URI', hint: 'api://… or https://…, e.g. api://orders. Clients request {identifier}/.default; it cannot change later.', value: values.identifier, error: errors.identifier, required: true, verbatim: true, autocomplete: 'off', maxlength: 200 })}
-      ${selectField({
-        name: 'accessTokenVersion',
-        label: 'Access token version',
-        hint: "Entra's requestedAccessTokenVersion: what the API's token validation expects.",
-        value: values.accessTokenVersion ?? '2',
-        error: errors.accessTokenVersion,
-        options: [
-          { value: '2', label: '2 — audience is the app id, v2 claims (recommended)' },
-          { value: '1', label: '1 — audience is the identifier URI, v1 claims and issuer' },
-        ],
-      })}`,
-    })}`;
+  ${postForm({
+    action: `${input.base}/apis/new`,
+    csrf: input.csrf,
+    submit: 'Create the API',
+    aside: html`<a href="${input.base}/apis">Cancel</a>`,
+    body: html`${inputField({ name: 'displayName', label: 'Name', hint: 'As people call it, e.g. "Orders API".', value: values.displayName, error: errors.displayName, required: true, maxlength: 200 })}
+    ${inputField({ name: 'identifier', label: 'Identifier URI', hint: 'api://… or https://…, e.g. api://orders. Clients request {identifier}/.default; it cannot change later.', value: values.identifier, error: errors.identifier, required: true, verbatim: true, autocomplete: 'off', maxlength: 200 })}
+    ${selectField({
+      name: 'accessTokenVersion',
+      label: 'Access token version',
+      hint: "Entra's requestedAccessTokenVersion: what the API's token validation expects.",
+      value: values.accessTokenVersion ?? '2',
+      error: errors.accessTokenVersion,
+      options: [
+        { value: '2', label: '2 — audience is the app id, v2 claims (recommended)' },
+        { value: '1', label: '1 — audience is the identifier URI, v1 claims and issuer' },
+      ],
+    })}`,
+  })}`;
 }
 
 export interface ScopeForm {
@@ -90,7 +110,13 @@ function summary(base: string, api: ApiView): SafeHtml {
   </section>`;
 }
 
-function scopeForm(input: { base: string; csrf: string; api: ApiView; values: ScopeForm; errors: FieldErrors }): SafeHtml {
+function scopeForm(input: {
+  base: string;
+  csrf: string;
+  api: ApiView;
+  values: ScopeForm;
+  errors: FieldErrors;
+}): SafeHtml {
   return html`<h3 id="add-scope">Add a scope</h3>
     ${postForm({
       action: `${input.base}/apis/${input.api.id}/scopes`,
@@ -102,7 +128,14 @@ function scopeForm(input: { base: string; csrf: string; api: ApiView; values: Sc
     })}`;
 }
 
-export function apiPage(input: { base: string; csrf: string; api: ApiView; canManage: boolean; values: ScopeForm; errors: FieldErrors }): SafeHtml {
+export function apiPage(input: {
+  base: string;
+  csrf: string;
+  api: ApiView;
+  canManage: boolean;
+  values: ScopeForm;
+  errors: FieldErrors;
+}): SafeHtml {
   const { api } = input;
   const editable = input.canManage && !api.builtIn;
   return html`${summary(input.base, api)}

@@ -5,11 +5,16 @@ import { InvalidCursorError } from '@gatehouse/database';
 import { type FieldErrors, html } from '@gatehouse/views';
 import { CreateApiDto, CreateScopeDto } from '../../dto/apis.dto.js';
 import { field, formErrors } from '../frame/console-forms.js';
+import { formView } from '../frame/console-form-view.js';
 import type { ConsolePrincipal } from '../frame/console-principal.js';
 import type { ConsoleResult, ConsoleView } from '../frame/console-responder.js';
 import { type CreateApiForm, type ScopeForm, apiList, apiPage, createApiForm } from './apis.pages.js';
 
-const IDENTIFIER_ERRORS = new Set([ApiErrorCode.IdentifierInvalid, ApiErrorCode.IdentifierReserved, ApiErrorCode.IdentifierTaken]);
+const IDENTIFIER_ERRORS = new Set([
+  ApiErrorCode.IdentifierInvalid,
+  ApiErrorCode.IdentifierReserved,
+  ApiErrorCode.IdentifierTaken,
+]);
 const SCOPE_ERRORS = new Set([ApiErrorCode.ScopeInvalid, ApiErrorCode.ScopeTaken]);
 
 /**
@@ -36,12 +41,12 @@ export class ApisPresenter {
   }
 
   showCreate(who: ConsolePrincipal, values: CreateApiForm = {}, errors: FieldErrors = {}): ConsoleView {
-    return {
+    return formView({
       title: 'New API',
       breadcrumbs: [{ label: 'APIs & scopes', href: `${who.base}/apis` }, { label: 'New API' }],
       body: createApiForm({ base: who.base, csrf: who.csrfToken, values, errors }),
-      status: Object.keys(errors).length ? 400 : 200,
-    };
+      errors,
+    });
   }
 
   async create(who: ConsolePrincipal, req: Request): Promise<ConsoleResult> {
@@ -50,28 +55,50 @@ export class ApisPresenter {
       displayName: field(req, 'displayName').trim(),
       accessTokenVersion: field(req, 'accessTokenVersion'),
     };
-    const version = values.accessTokenVersion === '1' ? 1 : values.accessTokenVersion === '2' || !values.accessTokenVersion ? 2 : values.accessTokenVersion;
+    const version =
+      values.accessTokenVersion === '1'
+        ? 1
+        : values.accessTokenVersion === '2' || !values.accessTokenVersion
+          ? 2
+          : values.accessTokenVersion;
     const input = { identifier: values.identifier, displayName: values.displayName, accessTokenVersion: version };
     const errors = await formErrors(CreateApiDto, input);
     if (Object.keys(errors).length) return this.showCreate(who, values, errors);
     try {
-      const api = await this.apis.create(who.tenantId, who, input as { identifier: string; displayName: string; accessTokenVersion: 1 | 2 });
+      const api = await this.apis.create(
+        who.tenantId,
+        who,
+        input as { identifier: string; displayName: string; accessTokenVersion: 1 | 2 },
+      );
       const text = `${api.displayName} created. Add its scopes; clients then request ${api.identifier}/.default.`;
       return { redirect: `${who.base}/apis/${api.id}`, flash: { kind: 'success', text } };
     } catch (error) {
-      if (error instanceof ApiError && IDENTIFIER_ERRORS.has(error.code)) return this.showCreate(who, values, { identifier: error.message });
+      if (error instanceof ApiError && IDENTIFIER_ERRORS.has(error.code))
+        return this.showCreate(who, values, { identifier: error.message });
       throw error;
     }
   }
 
-  async show(who: ConsolePrincipal, id: string, values: ScopeForm = {}, errors: FieldErrors = {}): Promise<ConsoleView> {
+  async show(
+    who: ConsolePrincipal,
+    id: string,
+    values: ScopeForm = {},
+    errors: FieldErrors = {},
+  ): Promise<ConsoleView> {
     const api = await this.apis.get(who.tenantId, id);
-    return {
+    return formView({
       title: api.displayName,
       breadcrumbs: [{ label: 'APIs & scopes', href: `${who.base}/apis` }, { label: api.displayName }],
-      body: apiPage({ base: who.base, csrf: who.csrfToken, api, canManage: who.permissions.includes('Apis.Manage'), values, errors }),
-      status: Object.keys(errors).length ? 400 : 200,
-    };
+      body: apiPage({
+        base: who.base,
+        csrf: who.csrfToken,
+        api,
+        canManage: who.permissions.includes('Apis.Manage'),
+        values,
+        errors,
+      }),
+      errors,
+    });
   }
 
   async addScope(who: ConsolePrincipal, id: string, req: Request): Promise<ConsoleResult> {
@@ -80,10 +107,17 @@ export class ApisPresenter {
     const errors = await formErrors(CreateScopeDto, input);
     if (Object.keys(errors).length) return this.show(who, id, values, errors);
     try {
-      const scope = await this.apis.addScope(who.tenantId, who, id, { value: input.value!, description: input.description });
-      return { redirect: `${who.base}/apis/${id}`, flash: { kind: 'success', text: `Scope ${scope.value} added. Assign it to clients on their pages.` } };
+      const scope = await this.apis.addScope(who.tenantId, who, id, {
+        value: input.value!,
+        description: input.description,
+      });
+      return {
+        redirect: `${who.base}/apis/${id}`,
+        flash: { kind: 'success', text: `Scope ${scope.value} added. Assign it to clients on their pages.` },
+      };
     } catch (error) {
-      if (error instanceof ApiError && SCOPE_ERRORS.has(error.code)) return this.show(who, id, values, { value: error.message });
+      if (error instanceof ApiError && SCOPE_ERRORS.has(error.code))
+        return this.show(who, id, values, { value: error.message });
       throw error;
     }
   }

@@ -16,7 +16,14 @@ export interface SecretForm {
   expiresInDays?: string;
 }
 
-export function newSecretForm(input: { action: string; back: string; sendPath: string; csrf: string; values: SecretForm; errors: FieldErrors }): SafeHtml {
+export function newSecretForm(input: {
+  action: string;
+  back: string;
+  sendPath: string;
+  csrf: string;
+  values: SecretForm;
+  errors: FieldErrors;
+}): SafeHtml {
   const { values, errors } = input;
   return html`<p class="notice">
       Prefer <a href="${input.sendPath}">Send credentials</a>: the recipient reveals a secret that you never see. Create
@@ -44,7 +51,13 @@ export function curlSnippet(input: { tokenEndpoint: string; clientId: string; se
 }
 
 /** The one page that shows a new secret. */
-export function issuedSecretPage(input: { back: string; clientId: string; tokenEndpoint: string; scope: string | null; secret: IssuedSecret }): SafeHtml {
+export function issuedSecretPage(input: {
+  back: string;
+  clientId: string;
+  tokenEndpoint: string;
+  scope: string | null;
+  secret: IssuedSecret;
+}): SafeHtml {
   const { secret } = input;
   const scope = input.scope ?? 'api://<api identifier>/.default';
   return html`<p class="notice" role="status">
@@ -64,8 +77,12 @@ export function issuedSecretPage(input: { back: string; clientId: string; tokenE
     </dl>
     <h2>Token request with curl</h2>
     ${input.scope ? '' : html`<p class="hint">The client has no scopes yet: once the IT department assigns them, request <code>{API identifier}/.default</code>.</p>`}
-    <pre class="snippet"><code data-copy="token request">${curlSnippet({ tokenEndpoint: input.tokenEndpoint, clientId: input.clientId, secret: secret.secretText, scope })}</code></pre>
-    <p>Keep the secret out of source code and tickets. Create the next one before ${utc(new Date(secret.expiresAt))}.</p>
+    <pre
+      class="snippet"
+    ><code data-copy="token request">${curlSnippet({ tokenEndpoint: input.tokenEndpoint, clientId: input.clientId, secret: secret.secretText, scope })}</code></pre>
+    <p>
+      Keep the secret out of source code and tickets. Create the next one before ${utc(new Date(secret.expiresAt))}.
+    </p>
     <p><a class="button" href="${input.back}">I have stored it: back to the client</a></p>`;
 }
 
@@ -74,7 +91,13 @@ export interface CertificateForm {
   displayName?: string;
 }
 
-export function certificateForm(input: { action: string; back: string; csrf: string; values: CertificateForm; errors: FieldErrors }): SafeHtml {
+export function certificateForm(input: {
+  action: string;
+  back: string;
+  csrf: string;
+  values: CertificateForm;
+  errors: FieldErrors;
+}): SafeHtml {
   const { values, errors } = input;
   return html`<p>
       Paste the client's public certificate (PEM, RSA of 2048 bits or more, or EC P-256). The private key stays on the
@@ -95,7 +118,15 @@ export interface HandoverForm {
   expiresInHours?: string;
 }
 
-export function handoverForm(input: { action: string; back: string; csrf: string; contact: string | null; values: HandoverForm; errors: FieldErrors; error?: string }): SafeHtml {
+export function handoverForm(input: {
+  action: string;
+  back: string;
+  csrf: string;
+  contact: string | null;
+  values: HandoverForm;
+  errors: FieldErrors;
+  error?: string;
+}): SafeHtml {
   const { values, errors } = input;
   return html`${formError(input.error)}
     <p>
@@ -113,7 +144,14 @@ export function handoverForm(input: { action: string; back: string; csrf: string
 }
 
 /** A destructive action asked once: the object, the effect, one red button and a way back. */
-export function confirmation(input: { action: string; back: string; csrf: string; object: SafeHtml; effect: string; submit: string }): SafeHtml {
+export function confirmation(input: {
+  action: string;
+  back: string;
+  csrf: string;
+  object: SafeHtml;
+  effect: string;
+  submit: string;
+}): SafeHtml {
   return html`<p>${input.object}</p>
     <p class="notice">${input.effect}</p>
     ${postForm({ action: input.action, csrf: input.csrf, submit: input.submit, button: 'danger', body: html``, aside: html`<a href="${input.back}">Cancel</a>` })}`;

@@ -2,14 +2,27 @@ import { Inject, Injectable } from '@nestjs/common';
 import { type ApiView, ApiService } from '@gatehouse/apis';
 import { type Permission, UserService } from '@gatehouse/accounts';
 import { type AuditEventView, AuditService } from '@gatehouse/audit';
-import { ClientCertificateService, ClientService, type ClientView, isOperatorClient, mayManageClientOf } from '@gatehouse/clients';
+import {
+  ClientCertificateService,
+  ClientService,
+  type ClientView,
+  isOperatorClient,
+  mayManageClientOf,
+} from '@gatehouse/clients';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { HandoverService } from '@gatehouse/handovers';
-import { type SafeHtml, html } from '@gatehouse/views';
+import { type Crumb, type SafeHtml, html } from '@gatehouse/views';
 import type { ConsolePrincipal } from '../frame/console-principal.js';
 import type { ConsoleView } from '../frame/console-responder.js';
 import { clientSummary } from './clients.pages.js';
-import { type ClientAbilities, credentialsSection, handoversSection, historySection, scopesSection, stateSection } from './client-sections.pages.js';
+import {
+  type ClientAbilities,
+  credentialsSection,
+  handoversSection,
+  historySection,
+  scopesSection,
+  stateSection,
+} from './client-sections.pages.js';
 
 const HISTORY_ROWS = 20;
 
@@ -37,6 +50,22 @@ export class ClientDetail {
     private readonly users: UserService,
   ) {}
 
+  /** The breadcrumb of a page under a client (Clients › name › last), its name and path. */
+  async crumbs(
+    who: ConsolePrincipal,
+    clientId: string,
+    last: string,
+  ): Promise<{ crumbs: Crumb[]; name: string; path: string }> {
+    const client = await this.clients.get(who.tenantId, clientId);
+    const path = `${who.base}/clients/${clientId}`;
+    const crumbs = [
+      { label: 'Clients', href: `${who.base}/clients` },
+      { label: client.displayName, href: path },
+      { label: last },
+    ];
+    return { crumbs, name: client.displayName, path };
+  }
+
   /** The token endpoint of the console's tenant, as clients call it. */
   tokenEndpoint(who: ConsolePrincipal): string {
     return `${this.config.publicUrl}/${who.tenantId}/oauth2/v2.0/token`;
@@ -49,7 +78,10 @@ export class ClientDetail {
   }
 
   /** The client's owner's name when it is an operator client, and what the person may do on it. */
-  async abilities(who: ConsolePrincipal, client: ClientView): Promise<{ ownerName: string | null; can: ClientAbilities }> {
+  async abilities(
+    who: ConsolePrincipal,
+    client: ClientView,
+  ): Promise<{ ownerName: string | null; can: ClientAbilities }> {
     const owner = client.ownerUserId ? await this.users.findById(who.tenantId, client.ownerUserId) : null;
     const manageable = mayManageClientOf(who, owner);
     const held = (permission: Permission) => who.permissions.includes(permission);
@@ -76,11 +108,11 @@ export class ClientDetail {
     const history = can.readHistory ? await this.history(who.tenantId, clientId) : null;
     const base = who.base;
     const body: SafeHtml = html`${clientSummary({ client, tenantName: who.tenant.displayName, tenantId: who.tenantId, tokenEndpoint: this.tokenEndpoint(who), ownerName, canAssign: can.assignScopes })}
-      ${scopesSection({ base, csrf: who.csrfToken, client, apis, granted: state.scopes ?? client.scopes, can, error: state.scopesError })}
-      ${credentialsSection({ base, client, secrets, certificates, can })}
-      ${handoversSection({ base, clientId, handovers, can })}
-      ${historySection({ events: history?.events ?? null, names: history?.names ?? new Map(), auditLink: `${base}/audit?target=${clientId}` })}
-      ${stateSection({ base, csrf: who.csrfToken, client, can })}`;
+    ${scopesSection({ base, csrf: who.csrfToken, client, apis, granted: state.scopes ?? client.scopes, can, error: state.scopesError })}
+    ${credentialsSection({ base, client, secrets, certificates, can })}
+    ${handoversSection({ base, clientId, handovers, can })}
+    ${historySection({ events: history?.events ?? null, names: history?.names ?? new Map(), auditLink: `${base}/audit?target=${clientId}` })}
+    ${stateSection({ base, csrf: who.csrfToken, client, can })}`;
     return {
       title: client.displayName,
       breadcrumbs: [{ label: 'Clients', href: `${base}/clients` }, { label: client.displayName }],
@@ -90,7 +122,10 @@ export class ClientDetail {
   }
 
   /** The client's latest audit events (the REST `GET /audit-events?target=` read, Audit.Read) with the people's names. */
-  private async history(tenantId: string, clientId: string): Promise<{ events: AuditEventView[]; names: Map<string, string> }> {
+  private async history(
+    tenantId: string,
+    clientId: string,
+  ): Promise<{ events: AuditEventView[]; names: Map<string, string> }> {
     const { items } = await this.audit.list(tenantId, { target: clientId, limit: HISTORY_ROWS });
     const ids = [...new Set(items.map((e) => e.actor.userId).filter((id): id is string => id !== null))];
     const people = await Promise.all(ids.map((id) => this.users.findById(tenantId, id)));

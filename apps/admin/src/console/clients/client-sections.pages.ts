@@ -15,7 +15,15 @@ export interface ClientAbilities {
 const scopeString = (api: ApiView, value: string) => `${api.identifier}/${value}`;
 
 /** Scopes grouped by API: checkboxes for those who assign scopes, a list for everybody else. */
-export function scopesSection(input: { base: string; csrf: string; client: ClientView; apis: readonly ApiView[]; granted: readonly string[]; can: ClientAbilities; error?: string }): SafeHtml {
+export function scopesSection(input: {
+  base: string;
+  csrf: string;
+  client: ClientView;
+  apis: readonly ApiView[];
+  granted: readonly string[];
+  can: ClientAbilities;
+  error?: string;
+}): SafeHtml {
   const { client, apis, granted } = input;
   const withScopes = apis.filter((api) => api.scopes.length > 0);
   const body = !withScopes.length
@@ -32,7 +40,11 @@ export function scopesSection(input: { base: string; csrf: string; client: Clien
               name: 'scopes',
               id: `api-${api.id}`,
               label: `${api.displayName} (${api.identifier})`,
-              options: api.scopes.map((s) => ({ value: scopeString(api, s.value), label: s.value, hint: s.description ? `— ${s.description}` : undefined })),
+              options: api.scopes.map((s) => ({
+                value: scopeString(api, s.value),
+                label: s.value,
+                hint: s.description ? `— ${s.description}` : undefined,
+              })),
               values: granted,
             }),
           )}`,
@@ -74,7 +86,9 @@ function secretsTable(base: string, clientId: string, secrets: readonly SecretVi
         header: 'Action',
         cell: (s) =>
           can.manageCredentials && !s.revokedAt
-            ? html`<a href="${base}/clients/${clientId}/secrets/${s.keyId}/revoke">Revoke<span class="visually-hidden"> secret ${s.hint}…</span></a>`
+            ? html`<a href="${base}/clients/${clientId}/secrets/${s.keyId}/revoke"
+                >Revoke<span class="visually-hidden"> secret ${s.hint}…</span></a
+              >`
             : '—',
       },
     ],
@@ -83,7 +97,12 @@ function secretsTable(base: string, clientId: string, secrets: readonly SecretVi
   });
 }
 
-function certificatesTable(base: string, clientId: string, certificates: readonly CertificateView[], can: ClientAbilities): SafeHtml {
+function certificatesTable(
+  base: string,
+  clientId: string,
+  certificates: readonly CertificateView[],
+  can: ClientAbilities,
+): SafeHtml {
   return table({
     caption: 'Certificates',
     showCaption: true,
@@ -96,7 +115,9 @@ function certificatesTable(base: string, clientId: string, certificates: readonl
         header: 'Action',
         cell: (c) =>
           can.manageCredentials
-            ? html`<a href="${base}/clients/${clientId}/certificates/${c.keyId}/remove">Remove<span class="visually-hidden"> certificate ${c.thumbprint}</span></a>`
+            ? html`<a href="${base}/clients/${clientId}/certificates/${c.keyId}/remove"
+                >Remove<span class="visually-hidden"> certificate ${c.thumbprint}</span></a
+              >`
             : '—',
       },
     ],
@@ -105,32 +126,48 @@ function certificatesTable(base: string, clientId: string, certificates: readonl
   });
 }
 
-export function credentialsSection(input: { base: string; client: ClientView; secrets: readonly SecretView[]; certificates: readonly CertificateView[]; can: ClientAbilities }): SafeHtml {
+export function credentialsSection(input: {
+  base: string;
+  client: ClientView;
+  secrets: readonly SecretView[];
+  certificates: readonly CertificateView[];
+  can: ClientAbilities;
+}): SafeHtml {
   const { base, client, can } = input;
   const path = `${base}/clients/${client.clientId}`;
-  const actions = can.manageCredentials && client.state !== 'disabled'
-    ? html`<p class="actions">
-        <a class="button" href="${path}/handovers/new">Send credentials</a>
-        <a class="button secondary" href="${path}/secrets/new">New secret</a>
-        <a class="button secondary" href="${path}/certificates/new">Add certificate</a>
-      </p>
-      <p class="hint">Send credentials mails a one-time link: the recipient reveals a new secret that nobody else ever sees.</p>`
-    : '';
+  const actions =
+    can.manageCredentials && client.state !== 'disabled'
+      ? html`<p class="actions">
+            <a class="button" href="${path}/handovers/new">Send credentials</a>
+            <a class="button secondary" href="${path}/secrets/new">New secret</a>
+            <a class="button secondary" href="${path}/certificates/new">Add certificate</a>
+          </p>
+          <p class="hint">
+            Send credentials mails a one-time link: the recipient reveals a new secret that nobody else ever sees.
+          </p>`
+      : '';
   return html`<section class="panel" aria-labelledby="credentials-heading">
     <h2 id="credentials-heading">Credentials</h2>
-    ${actions} ${secretsTable(base, client.clientId, input.secrets, can)} ${certificatesTable(base, client.clientId, input.certificates, can)}
+    ${actions} ${secretsTable(base, client.clientId, input.secrets, can)}
+    ${certificatesTable(base, client.clientId, input.certificates, can)}
   </section>`;
 }
 
 const HANDOVER_TONES = { pending: 'warn', revealed: 'good', expired: 'neutral', revoked: 'neutral' } as const;
 
 function handoverWhen(h: HandoverView): SafeHtml | string {
-  if (h.revealedAt) return html`revealed ${timeTag(new Date(h.revealedAt))}${h.revealedFrom ? ` from ${h.revealedFrom}` : ''}`;
+  if (h.revealedAt)
+    return html`revealed ${timeTag(new Date(h.revealedAt))}${h.revealedFrom ? ` from ${h.revealedFrom}` : ''}`;
   if (h.revokedAt) return html`revoked ${timeTag(new Date(h.revokedAt))}`;
   return html`link expires ${timeTag(new Date(h.expiresAt))}`;
 }
 
-export function handoversSection(input: { base: string; clientId: string; handovers: readonly HandoverView[]; can: ClientAbilities }): SafeHtml {
+export function handoversSection(input: {
+  base: string;
+  clientId: string;
+  handovers: readonly HandoverView[];
+  can: ClientAbilities;
+}): SafeHtml {
   const { base, clientId } = input;
   return html`<section class="panel" aria-labelledby="handovers-heading">
     <h2 id="handovers-heading">Handovers</h2>
@@ -145,7 +182,9 @@ export function handoversSection(input: { base: string; clientId: string; handov
           header: 'Action',
           cell: (h) =>
             input.can.manageCredentials && (h.status === 'pending' || h.status === 'revealed')
-              ? html`<a href="${base}/clients/${clientId}/handovers/${h.id}/revoke">Revoke<span class="visually-hidden"> handover to ${h.recipientEmail}</span></a>`
+              ? html`<a href="${base}/clients/${clientId}/handovers/${h.id}/revoke"
+                  >Revoke<span class="visually-hidden"> handover to ${h.recipientEmail}</span></a
+                >`
               : '—',
         },
       ],
@@ -163,10 +202,16 @@ function detailsText(event: AuditEventView): string {
   return parts.join('; ');
 }
 
-export function historySection(input: { events: readonly AuditEventView[] | null; names: ReadonlyMap<string, string>; auditLink: string }): SafeHtml {
+export function historySection(input: {
+  events: readonly AuditEventView[] | null;
+  names: ReadonlyMap<string, string>;
+  auditLink: string;
+}): SafeHtml {
   if (!input.events) return html``;
   const who = (e: AuditEventView) =>
-    e.actor.type === 'system' ? 'Gatehouse' : (input.names.get(e.actor.userId ?? '') ?? e.actor.clientId ?? e.actor.type);
+    e.actor.type === 'system'
+      ? 'Gatehouse'
+      : (input.names.get(e.actor.userId ?? '') ?? e.actor.clientId ?? e.actor.type);
   return html`<section class="panel" aria-labelledby="history-heading">
     <h2 id="history-heading">History</h2>
     ${table({
@@ -184,13 +229,25 @@ export function historySection(input: { events: readonly AuditEventView[] | null
   </section>`;
 }
 
-export function stateSection(input: { base: string; csrf: string; client: ClientView; can: ClientAbilities }): SafeHtml {
+export function stateSection(input: {
+  base: string;
+  csrf: string;
+  client: ClientView;
+  can: ClientAbilities;
+}): SafeHtml {
   if (!input.can.manageState) return html``;
   const path = `${input.base}/clients/${input.client.clientId}`;
-  const control = input.client.state === 'disabled'
-    ? postForm({ action: `${path}/enable`, csrf: input.csrf, submit: 'Enable the client', button: 'secondary', body: html`<p>Enabled again, it gets tokens with its credentials at once.</p>` })
-    : html`<p>Disabling stops every token request of this client at once, until it is enabled again.</p>
-        <p><a class="button secondary" href="${path}/disable">Disable…</a></p>`;
+  const control =
+    input.client.state === 'disabled'
+      ? postForm({
+          action: `${path}/enable`,
+          csrf: input.csrf,
+          submit: 'Enable the client',
+          button: 'secondary',
+          body: html`<p>Enabled again, it gets tokens with its credentials at once.</p>`,
+        })
+      : html`<p>Disabling stops every token request of this client at once, until it is enabled again.</p>
+          <p><a class="button secondary" href="${path}/disable">Disable…</a></p>`;
   return html`<section class="panel" aria-labelledby="state-heading">
     <h2 id="state-heading">Enable or disable</h2>
     ${control}

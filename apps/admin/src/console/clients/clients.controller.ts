@@ -5,6 +5,7 @@ import { Console, type ConsolePrincipal } from '../frame/console-principal.js';
 import { ConsoleResponder } from '../frame/console-responder.js';
 import { ConsolePage, StepUp } from '../frame/console.guard.js';
 import { ClientCredentialsPresenter } from './client-credentials.presenter.js';
+import { ClientHandoversPresenter } from './client-handovers.presenter.js';
 import { ClientsPresenter } from './clients.presenter.js';
 
 /**
@@ -17,6 +18,7 @@ export class ClientsController {
   constructor(
     private readonly clients: ClientsPresenter,
     private readonly credentials: ClientCredentialsPresenter,
+    private readonly handovers: ClientHandoversPresenter,
     private readonly out: ConsoleResponder,
   ) {}
 
@@ -46,13 +48,22 @@ export class ClientsController {
 
   @Post(':clientId/scopes')
   @ConsolePage('Scopes.Assign')
-  setScopes(@Console() who: ConsolePrincipal, @Param('clientId') clientId: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+  setScopes(
+    @Console() who: ConsolePrincipal,
+    @Param('clientId') clientId: string,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
     return this.out.send(res, who, this.clients.setScopes(who, clientId, req));
   }
 
   @Get(':clientId/disable')
   @ConsolePage('Clients.Manage')
-  confirmDisable(@Console() who: ConsolePrincipal, @Param('clientId') clientId: string, @Res() res: Response): Promise<void> {
+  confirmDisable(
+    @Console() who: ConsolePrincipal,
+    @Param('clientId') clientId: string,
+    @Res() res: Response,
+  ): Promise<void> {
     return this.out.send(res, who, this.clients.confirmDisable(who, clientId));
   }
 
@@ -70,74 +81,131 @@ export class ClientsController {
 
   @Get(':clientId/secrets/new')
   @ConsolePage('Secrets.Manage')
-  showNewSecret(@Console() who: ConsolePrincipal, @Param('clientId') clientId: string, @Res() res: Response): Promise<void> {
+  showNewSecret(
+    @Console() who: ConsolePrincipal,
+    @Param('clientId') clientId: string,
+    @Res() res: Response,
+  ): Promise<void> {
     return this.out.send(res, who, this.credentials.showNewSecret(who, clientId));
   }
 
   @Post(':clientId/secrets')
   @ConsolePage('Secrets.Manage')
   @StepUp()
-  issueSecret(@Console() who: ConsolePrincipal, @Param('clientId') clientId: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+  issueSecret(
+    @Console() who: ConsolePrincipal,
+    @Param('clientId') clientId: string,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
     return this.out.send(res, who, this.credentials.issueSecret(who, clientId, req));
   }
 
   @Get(':clientId/secrets/:keyId/revoke')
   @ConsolePage('Secrets.Manage')
-  confirmRevokeSecret(@Console() who: ConsolePrincipal, @Param('clientId') clientId: string, @Param('keyId') keyId: string, @Res() res: Response): Promise<void> {
+  confirmRevokeSecret(
+    @Console() who: ConsolePrincipal,
+    @Param('clientId') clientId: string,
+    @Param('keyId') keyId: string,
+    @Res() res: Response,
+  ): Promise<void> {
     return this.out.send(res, who, this.credentials.confirmRevokeSecret(who, clientId, keyId));
   }
 
   @Post(':clientId/secrets/:keyId/revoke')
   @ConsolePage('Secrets.Manage')
-  revokeSecret(@Console() who: ConsolePrincipal, @Param('clientId') clientId: string, @Param('keyId') keyId: string, @Res() res: Response): Promise<void> {
+  revokeSecret(
+    @Console() who: ConsolePrincipal,
+    @Param('clientId') clientId: string,
+    @Param('keyId') keyId: string,
+    @Res() res: Response,
+  ): Promise<void> {
     return this.out.send(res, who, this.credentials.revokeSecret(who, clientId, keyId));
   }
 
   @Get(':clientId/certificates/new')
   @ConsolePage('Secrets.Manage')
-  showAddCertificate(@Console() who: ConsolePrincipal, @Param('clientId') clientId: string, @Res() res: Response): Promise<void> {
+  showAddCertificate(
+    @Console() who: ConsolePrincipal,
+    @Param('clientId') clientId: string,
+    @Res() res: Response,
+  ): Promise<void> {
     return this.out.send(res, who, this.credentials.showAddCertificate(who, clientId));
   }
 
   @Post(':clientId/certificates')
   @ConsolePage('Secrets.Manage')
-  addCertificate(@Console() who: ConsolePrincipal, @Param('clientId') clientId: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+  addCertificate(
+    @Console() who: ConsolePrincipal,
+    @Param('clientId') clientId: string,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
     return this.out.send(res, who, this.credentials.addCertificate(who, clientId, req));
   }
 
   @Get(':clientId/certificates/:keyId/remove')
   @ConsolePage('Secrets.Manage')
-  confirmRemoveCertificate(@Console() who: ConsolePrincipal, @Param('clientId') clientId: string, @Param('keyId') keyId: string, @Res() res: Response): Promise<void> {
+  confirmRemoveCertificate(
+    @Console() who: ConsolePrincipal,
+    @Param('clientId') clientId: string,
+    @Param('keyId') keyId: string,
+    @Res() res: Response,
+  ): Promise<void> {
     return this.out.send(res, who, this.credentials.confirmRemoveCertificate(who, clientId, keyId));
   }
 
   @Post(':clientId/certificates/:keyId/remove')
   @ConsolePage('Secrets.Manage')
-  removeCertificate(@Console() who: ConsolePrincipal, @Param('clientId') clientId: string, @Param('keyId') keyId: string, @Res() res: Response): Promise<void> {
+  removeCertificate(
+    @Console() who: ConsolePrincipal,
+    @Param('clientId') clientId: string,
+    @Param('keyId') keyId: string,
+    @Res() res: Response,
+  ): Promise<void> {
     return this.out.send(res, who, this.credentials.removeCertificate(who, clientId, keyId));
   }
 
   @Get(':clientId/handovers/new')
   @ConsolePage('Secrets.Manage')
-  showHandover(@Console() who: ConsolePrincipal, @Param('clientId') clientId: string, @Res() res: Response): Promise<void> {
-    return this.out.send(res, who, this.credentials.showHandover(who, clientId));
+  showHandover(
+    @Console() who: ConsolePrincipal,
+    @Param('clientId') clientId: string,
+    @Res() res: Response,
+  ): Promise<void> {
+    return this.out.send(res, who, this.handovers.showHandover(who, clientId));
   }
 
   @Post(':clientId/handovers')
   @ConsolePage('Secrets.Manage')
-  createHandover(@Console() who: ConsolePrincipal, @Param('clientId') clientId: string, @Req() req: Request, @Res() res: Response): Promise<void> {
-    return this.out.send(res, who, this.credentials.createHandover(who, clientId, req));
+  createHandover(
+    @Console() who: ConsolePrincipal,
+    @Param('clientId') clientId: string,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    return this.out.send(res, who, this.handovers.createHandover(who, clientId, req));
   }
 
   @Get(':clientId/handovers/:handoverId/revoke')
   @ConsolePage('Secrets.Manage')
-  confirmRevokeHandover(@Console() who: ConsolePrincipal, @Param('clientId') clientId: string, @Param('handoverId') handoverId: string, @Res() res: Response): Promise<void> {
-    return this.out.send(res, who, this.credentials.confirmRevokeHandover(who, clientId, handoverId));
+  confirmRevokeHandover(
+    @Console() who: ConsolePrincipal,
+    @Param('clientId') clientId: string,
+    @Param('handoverId') handoverId: string,
+    @Res() res: Response,
+  ): Promise<void> {
+    return this.out.send(res, who, this.handovers.confirmRevokeHandover(who, clientId, handoverId));
   }
 
   @Post(':clientId/handovers/:handoverId/revoke')
   @ConsolePage('Secrets.Manage')
-  revokeHandover(@Console() who: ConsolePrincipal, @Param('clientId') clientId: string, @Param('handoverId') handoverId: string, @Res() res: Response): Promise<void> {
-    return this.out.send(res, who, this.credentials.revokeHandover(who, clientId, handoverId));
+  revokeHandover(
+    @Console() who: ConsolePrincipal,
+    @Param('clientId') clientId: string,
+    @Param('handoverId') handoverId: string,
+    @Res() res: Response,
+  ): Promise<void> {
+    return this.out.send(res, who, this.handovers.revokeHandover(who, clientId, handoverId));
   }
 }

@@ -64,55 +64,64 @@ export function clientList(input: {
   const filters = { q: query.q, state: query.state, api: query.api, secrets: query.secrets };
   const filtered = Object.values(filters).some(Boolean);
   return html`${filterForm({
-      action: path,
-      submit: 'Search',
-      fields: [
-        { kind: 'text', name: 'q', id: 'filter-q', label: 'Name, contact or id', value: query.q },
-        {
-          kind: 'select',
-          name: 'state',
-          id: 'filter-state',
-          label: 'State',
-          value: query.state,
-          options: [{ value: '', label: 'Any state' }, ...Object.entries(STATE_LABELS).map(([value, label]) => ({ value, label }))],
-        },
-        {
-          kind: 'select',
-          name: 'api',
-          id: 'filter-api',
-          label: 'API',
-          value: query.api,
-          options: [{ value: '', label: 'Any API' }, ...input.apis.map((api) => ({ value: api.id, label: api.displayName }))],
-        },
-        {
-          kind: 'select',
-          name: 'secrets',
-          id: 'filter-secrets',
-          label: 'Secrets',
-          value: query.secrets,
-          options: [
-            { value: '', label: 'Any' },
-            { value: 'expiring', label: 'Expiring within 30 days' },
-          ],
-        },
-      ],
-    })}
-    ${table({
-      caption: 'API clients, newest first',
-      columns: [
-        { header: 'Name', cell: (c: ClientSummary) => html`<a href="${base}/clients/${c.clientId}">${c.displayName}</a>` },
-        { header: 'Client id', cell: (c) => copyable(c.clientId, `client id of ${c.displayName}`) },
-        { header: 'State', cell: (c) => stateBadge(c.state) },
-        { header: 'Scopes', cell: (c) => scopeCell(c.scopes) },
-        { header: 'Secret expiring soonest', cell: (c) => expiryCell(c.soonestSecretExpiry) },
-        { header: 'Contact', cell: (c) => c.contactEmail ?? (c.ownerUserId ? 'staff member (operator client)' : '—') },
-      ],
-      rows: input.clients,
-      empty: filtered
-        ? 'No client matches these filters. Clear them to see every client.'
-        : 'No clients yet. Create one, or approve an access request for API access.',
-    })}
-    ${pager({ path, filters, newer: input.newer, older: input.older })}`;
+    action: path,
+    submit: 'Search',
+    fields: [
+      { kind: 'text', name: 'q', id: 'filter-q', label: 'Name, contact or id', value: query.q },
+      {
+        kind: 'select',
+        name: 'state',
+        id: 'filter-state',
+        label: 'State',
+        value: query.state,
+        options: [
+          { value: '', label: 'Any state' },
+          ...Object.entries(STATE_LABELS).map(([value, label]) => ({ value, label })),
+        ],
+      },
+      {
+        kind: 'select',
+        name: 'api',
+        id: 'filter-api',
+        label: 'API',
+        value: query.api,
+        options: [
+          { value: '', label: 'Any API' },
+          ...input.apis.map((api) => ({ value: api.id, label: api.displayName })),
+        ],
+      },
+      {
+        kind: 'select',
+        name: 'secrets',
+        id: 'filter-secrets',
+        label: 'Secrets',
+        value: query.secrets,
+        options: [
+          { value: '', label: 'Any' },
+          { value: 'expiring', label: 'Expiring within 30 days' },
+        ],
+      },
+    ],
+  })}
+  ${table({
+    caption: 'API clients, newest first',
+    columns: [
+      {
+        header: 'Name',
+        cell: (c: ClientSummary) => html`<a href="${base}/clients/${c.clientId}">${c.displayName}</a>`,
+      },
+      { header: 'Client id', cell: (c) => copyable(c.clientId, `client id of ${c.displayName}`) },
+      { header: 'State', cell: (c) => stateBadge(c.state) },
+      { header: 'Scopes', cell: (c) => scopeCell(c.scopes) },
+      { header: 'Secret expiring soonest', cell: (c) => expiryCell(c.soonestSecretExpiry) },
+      { header: 'Contact', cell: (c) => c.contactEmail ?? (c.ownerUserId ? 'staff member (operator client)' : '—') },
+    ],
+    rows: input.clients,
+    empty: filtered
+      ? 'No client matches these filters. Clear them to see every client.'
+      : 'No clients yet. Create one, or approve an access request for API access.',
+  })}
+  ${pager({ path, filters, newer: input.newer, older: input.older })}`;
 }
 
 export interface CreateClientForm {
@@ -120,7 +129,13 @@ export interface CreateClientForm {
   contactEmail?: string;
 }
 
-export function createClientForm(input: { base: string; csrf: string; values: CreateClientForm; errors: FieldErrors; error?: string }): SafeHtml {
+export function createClientForm(input: {
+  base: string;
+  csrf: string;
+  values: CreateClientForm;
+  errors: FieldErrors;
+  error?: string;
+}): SafeHtml {
   const { values, errors } = input;
   return html`${formError(input.error)}
     <p>
@@ -173,10 +188,14 @@ export function clientSummary(input: {
       <dd>${stateBadge(client.state)}: ${stateReason(client, input.canAssign)}</dd>
       <dt>Contact</dt>
       <dd>${client.contactEmail ?? 'none: name a recipient when sending credentials'}</dd>
-      ${input.ownerName
-        ? html`<dt>Owner</dt>
-            <dd>${input.ownerName} — an operator client: only its owner or an Administrator manages its credentials</dd>`
-        : ''}
+      ${
+        input.ownerName
+          ? html`<dt>Owner</dt>
+              <dd>
+                ${input.ownerName} — an operator client: only its owner or an Administrator manages its credentials
+              </dd>`
+          : ''
+      }
       <dt>Created</dt>
       <dd>${timeTag(new Date(client.createdAt))}</dd>
     </dl>

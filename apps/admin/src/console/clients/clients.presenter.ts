@@ -4,11 +4,18 @@ import { ClientBrowseService, type ClientState, ClientError, ClientErrorCode, Cl
 import { type FieldErrors, html } from '@gatehouse/views';
 import { CreateClientDto } from '../../dto/clients.dto.js';
 import { field, fieldList, formErrors } from '../frame/console-forms.js';
+import { formView } from '../frame/console-form-view.js';
 import type { ConsolePrincipal } from '../frame/console-principal.js';
 import type { ConsoleResult, ConsoleView } from '../frame/console-responder.js';
 import { ClientDetail } from './client-detail.js';
 import { confirmation } from './client-credentials.pages.js';
-import { type ClientListQuery, type CreateClientForm, STATE_LABELS, clientList, createClientForm } from './clients.pages.js';
+import {
+  type ClientListQuery,
+  type CreateClientForm,
+  STATE_LABELS,
+  clientList,
+  createClientForm,
+} from './clients.pages.js';
 
 const STATES = Object.keys(STATE_LABELS) as ClientState[];
 const text = (value: unknown) => (typeof value === 'string' ? value.slice(0, 400) : undefined);
@@ -27,37 +34,65 @@ export class ClientsPresenter {
   ) {}
 
   async list(who: ConsolePrincipal, raw: Record<string, unknown>): Promise<ConsoleView> {
-    const query: ClientListQuery = { q: text(raw.q), state: text(raw.state), api: text(raw.api), secrets: text(raw.secrets), before: text(raw.before), after: text(raw.after) };
+    const query: ClientListQuery = {
+      q: text(raw.q),
+      state: text(raw.state),
+      api: text(raw.api),
+      secrets: text(raw.secrets),
+      before: text(raw.before),
+      after: text(raw.after),
+    };
     const state = STATES.find((s) => s === query.state);
     const [page, apis] = await Promise.all([
-      this.browser.browse(who.tenantId, { search: query.q, state, apiId: query.api, expiringSecrets: query.secrets === 'expiring', before: query.before, after: query.after }),
+      this.browser.browse(who.tenantId, {
+        search: query.q,
+        state,
+        apiId: query.api,
+        expiringSecrets: query.secrets === 'expiring',
+        before: query.before,
+        after: query.after,
+      }),
       this.detail.assignableApis(who.tenantId),
     ]);
     return {
       title: 'Clients',
       lead: 'Machine clients of the client credentials grant: their state, scopes and credentials.',
-      action: who.permissions.includes('Clients.Manage') ? html`<a class="button" href="${who.base}/clients/new">New client</a>` : undefined,
+      action: who.permissions.includes('Clients.Manage')
+        ? html`<a class="button" href="${who.base}/clients/new">New client</a>`
+        : undefined,
       body: clientList({ base: who.base, query, apis, clients: page.items, newer: page.newer, older: page.older }),
     };
   }
 
   showCreate(who: ConsolePrincipal, values: CreateClientForm = {}, errors: FieldErrors = {}): ConsoleView {
-    return {
+    return formView({
       title: 'New client',
       breadcrumbs: [{ label: 'Clients', href: `${who.base}/clients` }, { label: 'New client' }],
       body: createClientForm({ base: who.base, csrf: who.csrfToken, values, errors }),
-      status: Object.keys(errors).length ? 400 : 200,
-    };
+      errors,
+    });
   }
 
   async create(who: ConsolePrincipal, req: Request): Promise<ConsoleResult> {
-    const values: CreateClientForm = { displayName: field(req, 'displayName').trim(), contactEmail: field(req, 'contactEmail').trim() };
+    const values: CreateClientForm = {
+      displayName: field(req, 'displayName').trim(),
+      contactEmail: field(req, 'contactEmail').trim(),
+    };
     const input = { displayName: values.displayName, contactEmail: values.contactEmail || undefined };
     const errors = await formErrors(CreateClientDto, input);
     if (Object.keys(errors).length) return this.showCreate(who, values, errors);
-    const client = await this.clients.create(who.tenantId, who, { displayName: input.displayName!, contactEmail: input.contactEmail });
-    const next = client.state === 'active' ? 'It is active.' : 'It awaits scopes: the IT department assigns them, then send its credentials.';
-    return { redirect: `${who.base}/clients/${client.clientId}`, flash: { kind: 'success', text: `Client ${client.displayName} created. ${next}` } };
+    const client = await this.clients.create(who.tenantId, who, {
+      displayName: input.displayName!,
+      contactEmail: input.contactEmail,
+    });
+    const next =
+      client.state === 'active'
+        ? 'It is active.'
+        : 'It awaits scopes: the IT department assigns them, then send its credentials.';
+    return {
+      redirect: `${who.base}/clients/${client.clientId}`,
+      flash: { kind: 'success', text: `Client ${client.displayName} created. ${next}` },
+    };
   }
 
   show(who: ConsolePrincipal, clientId: string): Promise<ConsoleView> {
@@ -70,9 +105,15 @@ export class ClientsPresenter {
     try {
       const before = await this.clients.get(who.tenantId, clientId);
       const after = await this.clients.setScopes(who.tenantId, who, clientId, requested);
-      return { redirect: `${who.base}/clients/${clientId}`, flash: { kind: 'success', text: scopesMessage(before.displayName, before.state, after) } };
+      return {
+        redirect: `${who.base}/clients/${clientId}`,
+        flash: { kind: 'success', text: scopesMessage(before.displayName, before.state, after) },
+      };
     } catch (error) {
-      if (error instanceof ClientError && (error.code === ClientErrorCode.UnknownScopes || error.code === ClientErrorCode.AdminScopesNotAssignable)) {
+      if (
+        error instanceof ClientError &&
+        (error.code === ClientErrorCode.UnknownScopes || error.code === ClientErrorCode.AdminScopesNotAssignable)
+      ) {
         const message = `${error.message}. They may have been removed meanwhile: check the list and save again.`;
         return this.detail.show(who, clientId, { scopes: requested, scopesError: message, status: 400 });
       }
@@ -85,13 +126,18 @@ export class ClientsPresenter {
     const path = `${who.base}/clients/${clientId}`;
     return {
       title: 'Disable the client?',
-      breadcrumbs: [{ label: 'Clients', href: `${who.base}/clients` }, { label: client.displayName, href: path }, { label: 'Disable' }],
+      breadcrumbs: [
+        { label: 'Clients', href: `${who.base}/clients` },
+        { label: client.displayName, href: path },
+        { label: 'Disable' },
+      ],
       body: confirmation({
         action: `${path}/disable`,
         back: path,
         csrf: who.csrfToken,
         object: html`Disable <strong>${client.displayName}</strong> (client id <code>${client.clientId}</code>).`,
-        effect: 'Its next token request fails, with any of its secrets or certificates, until it is enabled again. Tokens it already holds stay valid until they expire.',
+        effect:
+          'Its next token request fails, with any of its secrets or certificates, until it is enabled again. Tokens it already holds stay valid until they expire.',
         submit: 'Disable the client',
       }),
     };
@@ -99,21 +145,30 @@ export class ClientsPresenter {
 
   async disable(who: ConsolePrincipal, clientId: string): Promise<ConsoleResult> {
     const client = await this.clients.disable(who.tenantId, who, clientId);
-    return { redirect: `${who.base}/clients/${clientId}`, flash: { kind: 'success', text: `${client.displayName} is disabled: its token requests fail from now on.` } };
+    return {
+      redirect: `${who.base}/clients/${clientId}`,
+      flash: { kind: 'success', text: `${client.displayName} is disabled: its token requests fail from now on.` },
+    };
   }
 
   async enable(who: ConsolePrincipal, clientId: string): Promise<ConsoleResult> {
     const client = await this.clients.enable(who.tenantId, who, clientId);
-    const text = client.state === 'active' ? `${client.displayName} is enabled and gets tokens again.` : `${client.displayName} is enabled and awaits scopes.`;
+    const text =
+      client.state === 'active'
+        ? `${client.displayName} is enabled and gets tokens again.`
+        : `${client.displayName} is enabled and awaits scopes.`;
     return { redirect: `${who.base}/clients/${clientId}`, flash: { kind: 'success', text } };
   }
 }
 
 function scopesMessage(name: string, before: ClientState, after: { scopes: string[]; state: ClientState }): string {
-  const granted = after.scopes.length ? `${name} may now request: ${after.scopes.join(', ')}.` : `${name} holds no scope now.`;
+  const granted = after.scopes.length
+    ? `${name} may now request: ${after.scopes.join(', ')}.`
+    : `${name} holds no scope now.`;
   if (before === 'awaiting_scopes' && after.state === 'active') {
     return `${granted} It is active: a pending access request's credentials go out to its technical contact by handover link.`;
   }
-  if (before === 'active' && after.state === 'awaiting_scopes') return `${granted} It awaits scopes again and gets no tokens.`;
+  if (before === 'active' && after.state === 'awaiting_scopes')
+    return `${granted} It awaits scopes again and gets no tokens.`;
   return `${granted} It acts on the next token request.`;
 }
