@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYSTEM_ACTOR } from '@gatehouse/audit';
+import { ClientService } from '@gatehouse/clients';
 import { AccessDecisionService } from '@gatehouse/provisioning';
 import { AccessRequestService } from '@gatehouse/requests';
 import { type ConsoleFixtures, type StaffMember, csrfOf, formBody } from './support/console.js';
@@ -194,5 +195,13 @@ describe('console: clients', () => {
     expect(byApi.text).toMatch(/<option value="[0-9a-f-]{36}"\s+selected/);
     const none = await agent.get('/console/clients?q=nothing-like-this').expect(200);
     expect(none.text).toContain('No client matches these filters.');
+    const soon = await newClient('Soon expiring');
+    await admin.get(ClientService).issueSecret(tenantId, SYSTEM_ACTOR, soon.clientId, { expiresInDays: 10 });
+    const later = await newClient('Later expiring');
+    await admin.get(ClientService).issueSecret(tenantId, SYSTEM_ACTOR, later.clientId, { expiresInDays: 200 });
+    const expiring = await agent.get('/console/clients?secrets=expiring').expect(200); // the Overview's link
+    expect(expiring.text).toContain('>Soon expiring</a>');
+    expect(expiring.text).toContain('expires soon');
+    expect(expiring.text).not.toContain('>Later expiring</a>');
   });
 });

@@ -14,7 +14,7 @@ export interface ClientBrowseQuery {
   state?: ClientState;
   /** Clients granted at least one scope of this API (its id). */
   apiId?: string;
-  /** Clients with a secret that expires within 30 days (or has expired) and is not revoked. */
+  /** Enabled clients with a secret that expires within 30 days (or has expired) and is not revoked: the Overview's queue. */
   expiringSecrets?: boolean;
   /** Newest first: rows older than `older`, or (read upwards) newer than `newer`. */
   older?: BrowsePosition;
@@ -56,8 +56,8 @@ export class ClientBrowseRepository {
                           WHERE g.api_client_id = c.id AND s.api_id = ${param(query.apiId)})`);
     }
     if (query.expiringSecrets) {
-      where.push(`EXISTS (SELECT 1 FROM client_secrets x WHERE x.api_client_id = c.id AND x.revoked_at IS NULL
-                          AND x.expires_at < now() + interval '30 days')`);
+      where.push(`c.state <> 'disabled' AND EXISTS (SELECT 1 FROM client_secrets x WHERE x.api_client_id = c.id
+                          AND x.revoked_at IS NULL AND x.expires_at < now() + interval '30 days')`);
     }
     const upwards = query.newer !== undefined;
     const from = query.newer ?? query.older;

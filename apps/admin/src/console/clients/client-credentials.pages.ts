@@ -9,6 +9,7 @@ import {
   textareaField,
   utc,
   when,
+  curlTokenRequest,
 } from '@gatehouse/views';
 
 export interface SecretForm {
@@ -37,17 +38,6 @@ export function newSecretForm(input: {
       body: html`${inputField({ name: 'displayName', label: 'Description (optional)', hint: 'Where it is used, e.g. "production".', value: values.displayName, error: errors.displayName, maxlength: 200 })}
       ${inputField({ name: 'expiresInDays', label: 'Expires after (days)', hint: '1 to 730; 180 if empty. The contact is warned 14 days before.', type: 'number', inputmode: 'numeric', value: values.expiresInDays, error: errors.expiresInDays })}`,
     })}`;
-}
-
-/** The exact token request a client makes with this secret (the secret inline, to try it out). */
-export function curlSnippet(input: { tokenEndpoint: string; clientId: string; secret: string; scope: string }): string {
-  return [
-    `curl -s -X POST '${input.tokenEndpoint}' \\`,
-    `  --data-urlencode 'grant_type=client_credentials' \\`,
-    `  --data-urlencode 'client_id=${input.clientId}' \\`,
-    `  --data-urlencode 'client_secret=${input.secret}' \\`,
-    `  --data-urlencode 'scope=${input.scope}'`,
-  ].join('\n');
 }
 
 /** The one page that shows a new secret. */
@@ -79,7 +69,7 @@ export function issuedSecretPage(input: {
     ${input.scope ? '' : html`<p class="hint">The client has no scopes yet: once the IT department assigns them, request <code>{API identifier}/.default</code>.</p>`}
     <pre
       class="snippet"
-    ><code data-copy="token request">${curlSnippet({ tokenEndpoint: input.tokenEndpoint, clientId: input.clientId, secret: secret.secretText, scope })}</code></pre>
+    ><code data-copy="token request">${curlTokenRequest({ tokenEndpoint: input.tokenEndpoint, clientId: input.clientId, secret: secret.secretText, scope })}</code></pre>
     <p>
       Keep the secret out of source code and tickets. Create the next one before ${utc(new Date(secret.expiresAt))}.
     </p>
