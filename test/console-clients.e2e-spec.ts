@@ -204,4 +204,20 @@ describe('console: clients', () => {
     expect(expiring.text).toContain('expires soon');
     expect(expiring.text).not.toContain('>Later expiring</a>');
   });
+
+  it("another tenant's client is not found, read or changed", async () => {
+    const [{ id: otherTenant }] = await db.query(
+      `INSERT INTO tenants (slug, display_name) VALUES ('other', 'Other') RETURNING id`,
+    );
+    const theirs = await admin.get(ClientService).create(otherTenant, SYSTEM_ACTOR, { displayName: 'Not yours' });
+    const base = '/t/acme/console'; // two tenants now: the tenant is named in the path
+    const agent = await staff.signIn(carla, base);
+    expect((await agent.get(`${base}/clients/${theirs.clientId}`)).status).toBe(404);
+    expect((await agent.get(`${base}/clients?q=Not yours`)).text).not.toContain('>Not yours</a>');
+    const disable = await staff.post(agent, `${base}/clients`, `${base}/clients/${theirs.clientId}/disable`, {});
+    expect(disable.status).toBe(404);
+    expect(await admin.get(ClientService).get(otherTenant, theirs.clientId)).toMatchObject({
+      state: 'awaiting_scopes',
+    });
+  });
 });

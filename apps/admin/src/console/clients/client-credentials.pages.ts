@@ -36,7 +36,7 @@ export function newSecretForm(input: {
       submit: 'Create the secret',
       aside: html`<a href="${input.back}">Cancel</a>`,
       body: html`${inputField({ name: 'displayName', label: 'Description (optional)', hint: 'Where it is used, e.g. "production".', value: values.displayName, error: errors.displayName, maxlength: 200 })}
-      ${inputField({ name: 'expiresInDays', label: 'Expires after (days)', hint: '1 to 730; 180 if empty. The contact is warned 14 days before.', type: 'number', inputmode: 'numeric', value: values.expiresInDays, error: errors.expiresInDays })}`,
+      ${inputField({ name: 'expiresInDays', label: 'Expires after (days)', hint: '1 to 730 (180 if empty). The contact is warned 14 days before.', type: 'number', inputmode: 'numeric', value: values.expiresInDays, error: errors.expiresInDays })}`,
     })}`;
 }
 
@@ -128,8 +128,8 @@ export function handoverForm(input: {
       csrf: input.csrf,
       submit: 'Send the link',
       aside: html`<a href="${input.back}">Cancel</a>`,
-      body: html`${inputField({ name: 'recipientEmail', label: 'Recipient email', hint: input.contact ? `Empty: the technical contact, ${input.contact}.` : 'The client has no contact address: name the recipient.', type: 'email', value: values.recipientEmail, error: errors.recipientEmail, verbatim: true, autocomplete: 'off' })}
-      ${inputField({ name: 'expiresInHours', label: 'Link valid for (hours)', hint: '1 to 168; 72 if empty.', type: 'number', inputmode: 'numeric', value: values.expiresInHours, error: errors.expiresInHours })}`,
+      body: html`${inputField({ name: 'recipientEmail', label: 'Recipient email', hint: input.contact ? `The technical contact (${input.contact}) unless you name someone else.` : 'The client has no contact address: name the recipient.', type: 'email', value: values.recipientEmail, error: errors.recipientEmail, verbatim: true, autocomplete: 'off' })}
+      ${inputField({ name: 'expiresInHours', label: 'Link valid for (hours)', hint: '1 to 168 (72 if empty).', type: 'number', inputmode: 'numeric', value: values.expiresInHours, error: errors.expiresInHours })}`,
     })}`;
 }
 

@@ -1,6 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
-import { ClientCertificateService, ClientError, ClientErrorCode, ClientService } from '@gatehouse/clients';
+import {
+  ClientCertificateService,
+  ClientError,
+  ClientErrorCode,
+  ClientService,
+  DEFAULT_SECRET_DAYS,
+} from '@gatehouse/clients';
 import { type FieldErrors, html } from '@gatehouse/views';
 import { AddCertificateDto } from '../../dto/certificates.dto.js';
 import { IssueSecretDto } from '../../dto/clients.dto.js';
@@ -46,7 +52,7 @@ export class ClientCredentialsPresenter {
   async showNewSecret(
     who: ConsolePrincipal,
     clientId: string,
-    values: SecretForm = {},
+    values: SecretForm = { expiresInDays: String(DEFAULT_SECRET_DAYS) },
     errors: FieldErrors = {},
   ): Promise<ConsoleView> {
     const { crumbs, path } = await this.detail.crumbs(who, clientId, 'New secret');

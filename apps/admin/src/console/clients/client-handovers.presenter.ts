@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { ClientService } from '@gatehouse/clients';
-import { HandoverError, HandoverErrorCode, HandoverService } from '@gatehouse/handovers';
+import { DEFAULT_HANDOVER_HOURS, HandoverError, HandoverErrorCode, HandoverService } from '@gatehouse/handovers';
 import { type FieldErrors, html } from '@gatehouse/views';
 import { CreateHandoverDto } from '../../dto/access-requests.dto.js';
 import { field, formErrors } from '../frame/console-forms.js';
@@ -29,11 +29,15 @@ export class ClientHandoversPresenter {
   async showHandover(
     who: ConsolePrincipal,
     clientId: string,
-    values: HandoverForm = {},
+    typed?: HandoverForm,
     errors: FieldErrors = {},
     error?: string,
   ): Promise<ConsoleView> {
     const client = await this.clients.get(who.tenantId, clientId);
+    const values = typed ?? {
+      recipientEmail: client.contactEmail ?? '',
+      expiresInHours: String(DEFAULT_HANDOVER_HOURS),
+    };
     const { crumbs, path } = await this.detail.crumbs(who, clientId, 'Send credentials');
     return formView({
       title: 'Send credentials',
