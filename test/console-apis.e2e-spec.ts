@@ -39,10 +39,12 @@ describe('console: APIs and scopes', () => {
 
   it('IT creates an API: errors beside the field with the form as typed, then the API with token version 1, audited as the person', async () => {
     const agent = await staff.signIn(ivan);
+    const createApi = (fields: Record<string, string>) =>
+      staff.post(agent, '/console/apis/new', '/console/apis/new', fields);
     const list = await agent.get('/console/apis').expect(200);
     expect(list.text).toContain('No APIs yet. Create one with &quot;New API&quot;');
     expect(list.text).toContain('href="/console/apis/new"');
-    const bad = await staff.post(agent, '/console/apis/new', '/console/apis/new', {
+    const bad = await createApi({
       displayName: 'Orders API',
       identifier: 'orders',
       accessTokenVersion: '1',
@@ -51,14 +53,14 @@ describe('console: APIs and scopes', () => {
     expect(bad.text).toMatch(/id="identifier"[^>]*value="orders"[^>]*aria-invalid="true"/);
     expect(bad.text).toContain('Identifier must be an api://… or https://… URI.');
     expect(bad.text).toMatch(/<option value="1"\s+selected/);
-    const reserved = await staff.post(agent, '/console/apis/new', '/console/apis/new', {
+    const reserved = await createApi({
       displayName: 'Mine',
       identifier: 'api://gatehouse-admin',
       accessTokenVersion: '2',
     });
     expect(reserved.status).toBe(400);
     expect(reserved.text).toContain('api://gatehouse-admin is reserved.');
-    const created = await staff.post(agent, '/console/apis/new', '/console/apis/new', {
+    const created = await createApi({
       displayName: 'Orders API',
       identifier: 'api://orders',
       accessTokenVersion: '1',
@@ -70,7 +72,7 @@ describe('console: APIs and scopes', () => {
     expect(page.text).toMatch(
       /<li><a href="\/console\/apis">APIs &amp; scopes<\/a><\/li>\s*<li><span aria-current="page">Orders API<\/span>/,
     );
-    const taken = await staff.post(agent, '/console/apis/new', '/console/apis/new', {
+    const taken = await createApi({
       displayName: 'Again',
       identifier: 'api://orders',
       accessTokenVersion: '2',

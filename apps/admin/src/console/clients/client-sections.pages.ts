@@ -74,7 +74,7 @@ function secretStatus(secret: SecretView): SafeHtml {
 
 function secretsTable(base: string, clientId: string, secrets: readonly SecretView[], can: ClientAbilities): SafeHtml {
   return table({
-    caption: 'Client secrets',
+    caption: 'Secrets',
     showCaption: true,
     columns: [
       { header: 'Description', cell: (s: SecretView) => s.displayName || 'no description' },

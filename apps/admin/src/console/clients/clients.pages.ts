@@ -5,7 +5,6 @@ import {
   type SafeHtml,
   badge,
   filterForm,
-  formError,
   html,
   inputField,
   pager,
@@ -134,11 +133,9 @@ export function createClientForm(input: {
   csrf: string;
   values: CreateClientForm;
   errors: FieldErrors;
-  error?: string;
 }): SafeHtml {
   const { values, errors } = input;
-  return html`${formError(input.error)}
-    <p>
+  return html`<p>
       A new client waits for scopes until the IT department assigns them; it gets credentials once it is active. The
       technical contact receives expiry warnings and, by default, the credentials.
     </p>
