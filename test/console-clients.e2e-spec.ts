@@ -55,6 +55,7 @@ describe('console: clients', () => {
       /<li><a href="\/console\/clients">Clients<\/a><\/li>\s*<li><span aria-current="page">Orders sync<\/span>/,
     );
     expect(page.text).not.toContain('name="scopes"'); // read only for a contact person
+    expect(page.text).not.toContain('id="history-heading"'); // no Audit.Read, like GET /audit-events
     expect(await events('client.created', clientId)).toEqual([
       expect.objectContaining({ actor_type: 'user', actor_id: carla.id, actor_client_id: null }),
     ]);
@@ -65,6 +66,9 @@ describe('console: clients', () => {
     const agent = await staff.signIn(audra);
     const page = await agent.get(`/console/clients/${client.clientId}`).expect(200); // Clients.Read
     expect(page.text).not.toContain('New secret');
+    expect(page.text).toMatch(
+      /<h2 id="history-heading">History<\/h2>[\s\S]*Gatehouse[\s\S]*<code>client.created<\/code>/,
+    ); // Audit.Read
     const csrf = csrfOf(page.text);
     const forced = (path: string, fields: Record<string, string | string[]> = {}) =>
       agent
