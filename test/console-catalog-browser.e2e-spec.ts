@@ -166,7 +166,7 @@ describe('console clients and APIs in a browser', () => {
     await page.keyboard.press('Space');
     await tabTo(page, 'Save scopes');
     await page.keyboard.press('Enter');
-    await page.getByText(/may now request: api:\/\/orders\/Orders.Write/).waitFor();
+    await page.getByText(/may now request: api:\/\/orders\/Orders.Write. It is active: send its credentials/).waitFor();
     await checkPage(page, shots, 'client-scopes-saved');
     const db = admin.get(DataSource);
     await expect(db.query(`SELECT state FROM api_clients WHERE display_name LIKE 'Warehouse feed%'`)).resolves.toEqual([

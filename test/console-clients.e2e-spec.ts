@@ -159,7 +159,9 @@ describe('console: clients', () => {
     });
     expect(saved.status).toBe(303);
     const after = await agent.get(saved.headers.location!);
-    expect(after.text).toContain('Billing sync may now request: api://orders/Orders.Read. It is active');
+    expect(after.text).toContain(
+      'Billing sync may now request: api://orders/Orders.Read. It is active, and its credentials went out by handover link to billing-ops@partner.example.',
+    );
     expect(after.text).toMatch(/value="api:\/\/orders\/Orders.Read"\s+checked/);
     const handovers = await db.query(
       `SELECT recipient_email, status, access_request_id FROM credential_handovers h JOIN api_clients c ON c.id = h.api_client_id WHERE c.client_id = $1`,

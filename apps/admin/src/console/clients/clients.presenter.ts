@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { ClientBrowseService, type ClientState, ClientError, ClientErrorCode, ClientService } from '@gatehouse/clients';
+import { HandoverService } from '@gatehouse/handovers';
 import { type FieldErrors, html } from '@gatehouse/views';
 import { CreateClientDto } from '../../dto/clients.dto.js';
 import { field, fieldList, formErrors } from '../frame/console-forms.js';
@@ -31,6 +32,7 @@ export class ClientsPresenter {
     private readonly clients: ClientService,
     private readonly browser: ClientBrowseService,
     private readonly detail: ClientDetail,
+    private readonly handovers: HandoverService,
   ) {}
 
   async list(who: ConsolePrincipal, raw: Record<string, unknown>): Promise<ConsoleView> {
@@ -104,10 +106,13 @@ export class ClientsPresenter {
     const requested = fieldList(req, 'scopes');
     try {
       const before = await this.clients.get(who.tenantId, clientId);
+      const waiting = before.state === 'awaiting_scopes';
+      const earlier = waiting ? new Set((await this.handovers.list(who.tenantId, clientId)).map((h) => h.id)) : null;
       const after = await this.clients.setScopes(who.tenantId, who, clientId, requested);
+      const sentNow = earlier && after.state === 'active' ? await this.newHandovers(who, clientId, earlier) : [];
       return {
         redirect: `${who.base}/clients/${clientId}`,
-        flash: { kind: 'success', text: scopesMessage(before.displayName, before.state, after) },
+        flash: { kind: 'success', text: scopesMessage(before.displayName, before.state, after, sentNow) },
       };
     } catch (error) {
       if (
@@ -119,6 +124,12 @@ export class ClientsPresenter {
       }
       throw error;
     }
+  }
+
+  /** The recipients of handovers the activation sent by itself (an approved access request's first one). */
+  private async newHandovers(who: ConsolePrincipal, clientId: string, earlier: Set<string>): Promise<string[]> {
+    const now = await this.handovers.list(who.tenantId, clientId);
+    return now.filter((h) => !earlier.has(h.id)).map((h) => h.recipientEmail);
   }
 
   async confirmDisable(who: ConsolePrincipal, clientId: string): Promise<ConsoleView> {
@@ -161,12 +172,19 @@ export class ClientsPresenter {
   }
 }
 
-function scopesMessage(name: string, before: ClientState, after: { scopes: string[]; state: ClientState }): string {
+function scopesMessage(
+  name: string,
+  before: ClientState,
+  after: { scopes: string[]; state: ClientState },
+  handedTo: readonly string[],
+): string {
   const granted = after.scopes.length
     ? `${name} may now request: ${after.scopes.join(', ')}.`
     : `${name} holds no scope now.`;
   if (before === 'awaiting_scopes' && after.state === 'active') {
-    return `${granted} It is active: a pending access request's credentials go out to its technical contact by handover link.`;
+    return handedTo.length
+      ? `${granted} It is active, and its credentials went out by handover link to ${handedTo.join(', ')}.`
+      : `${granted} It is active: send its credentials under Credentials.`;
   }
   if (before === 'active' && after.state === 'awaiting_scopes')
     return `${granted} It awaits scopes again and gets no tokens.`;
