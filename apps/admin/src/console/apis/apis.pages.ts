@@ -3,7 +3,6 @@ import {
   type FieldErrors,
   type SafeHtml,
   badge,
-  formError,
   html,
   inputField,
   listUrl,
@@ -61,11 +60,9 @@ export function createApiForm(input: {
   csrf: string;
   values: CreateApiForm;
   errors: FieldErrors;
-  error?: string;
 }): SafeHtml {
   const { values, errors } = input;
-  return html`${formError(input.error)}
-  ${postForm({
+  return html`${postForm({
     action: `${input.base}/apis/new`,
     csrf: input.csrf,
     submit: 'Create the API',
@@ -75,12 +72,12 @@ export function createApiForm(input: {
     ${selectField({
       name: 'accessTokenVersion',
       label: 'Access token version',
-      hint: "Entra's requestedAccessTokenVersion: what the API's token validation expects.",
+      hint: "What the API's token validation expects (Entra's requestedAccessTokenVersion). 2: the audience is the app id, v2 claims. 1: the audience is the identifier URI, v1 claims and issuer.",
       value: values.accessTokenVersion ?? '2',
       error: errors.accessTokenVersion,
       options: [
-        { value: '2', label: '2 — audience is the app id, v2 claims (recommended)' },
-        { value: '1', label: '1 — audience is the identifier URI, v1 claims and issuer' },
+        { value: '2', label: 'Version 2 (recommended)' },
+        { value: '1', label: 'Version 1' },
       ],
     })}`,
   })}`;
