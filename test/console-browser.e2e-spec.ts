@@ -135,7 +135,7 @@ describe('console sign-in in a browser', () => {
     const page = await (await browser.newContext({ viewport: WIDE })).newPage();
     await signInInBrowser(page, `${origin}/console/login`, auditor, await staff.secondFactor(auditor));
     expect((await page.goto(`${origin}/console/staff`))?.status()).toBe(403);
-    await expect(page.getByRole('navigation', { name: 'Console' }).getByRole('link').allTextContents()).resolves.toEqual(['Overview']);
+    await expect(page.getByRole('navigation', { name: 'Console' }).getByRole('link').allTextContents()).resolves.toEqual(['Overview', 'Clients', 'APIs & scopes']);
     await checkPage(page, shots, 'forbidden');
   });
 

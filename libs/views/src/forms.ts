@@ -192,3 +192,20 @@ export function postForm(form: FormInput): SafeHtml {
     </div>
   </form>`;
 }
+
+/** Several lines of text (a PEM certificate); the value typed is kept when the form comes back. */
+export function textareaField(field: FieldBase & { value?: string; rows?: number; className?: string }): SafeHtml {
+  const { id } = ids(field);
+  const control = html`<textarea
+    id="${id}"
+    name="${field.name}"
+    rows="${field.rows ?? 8}"
+    ${field.className ? html`class="${field.className}"` : ''}
+    autocapitalize="none"
+    spellcheck="false"
+    ${field.required ? html`required` : ''}${aria(field)}
+  >
+${field.value ?? ''}</textarea
+  >`;
+  return around(field, control);
+}

@@ -2,12 +2,23 @@ import { type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common
 import cookieParser from 'cookie-parser';
 import { urlencoded } from 'express';
 import { AccountsModule } from '@gatehouse/accounts';
+import { ApisModule } from '@gatehouse/apis';
+import { AuditModule } from '@gatehouse/audit';
+import { ClientsModule } from '@gatehouse/clients';
+import { HandoversModule } from '@gatehouse/handovers';
 import { ProvisioningModule } from '@gatehouse/provisioning';
 import { SessionsModule } from '@gatehouse/sessions';
 import { TenantsModule } from '@gatehouse/tenants';
 import { WorkQueuesModule } from '@gatehouse/workqueues';
 import { AccountController } from './account/account.controller.js';
 import { AccountPresenter } from './account/account.presenter.js';
+import { ApisController } from './apis/apis.controller.js';
+import { ApisPresenter } from './apis/apis.presenter.js';
+import { ClientCredentialsPresenter } from './clients/client-credentials.presenter.js';
+import { ClientDetail } from './clients/client-detail.js';
+import { ClientHandoversPresenter } from './clients/client-handovers.presenter.js';
+import { ClientsController } from './clients/clients.controller.js';
+import { ClientsPresenter } from './clients/clients.presenter.js';
 import { ConsoleAssetsController } from './frame/console-assets.controller.js';
 import { ConsoleFilter } from './frame/console.filter.js';
 import { ConsoleGuard } from './frame/console.guard.js';
@@ -27,9 +38,9 @@ import { StaffController } from './staff/staff.controller.js';
 import { StaffPresenter } from './staff/staff.presenter.js';
 
 /** The console's page groups, in the order their routes are tried. A new group adds its controller here. */
-export const CONSOLE_PAGES = [SignInController, OverviewController, StaffController, AccountController];
+export const CONSOLE_PAGES = [SignInController, OverviewController, ClientsController, ApisController, StaffController, AccountController];
 
-const PRESENTERS = [SignInFlow, EnrolmentFlow, PasskeySignInFlow, OverviewPresenter, StaffPresenter, AccountPresenter];
+const PRESENTERS = [SignInFlow, EnrolmentFlow, PasskeySignInFlow, OverviewPresenter, StaffPresenter, AccountPresenter, ClientsPresenter, ClientCredentialsPresenter, ClientHandoversPresenter, ClientDetail, ApisPresenter];
 
 /**
  * The operators' console (`/console`, `/t/{tenant}/console`): server-rendered pages on the admin
@@ -37,7 +48,7 @@ const PRESENTERS = [SignInFlow, EnrolmentFlow, PasskeySignInFlow, OverviewPresen
  * routes only (the admin app parses JSON for its API and nothing else).
  */
 @Module({
-  imports: [AccountsModule, SessionsModule, TenantsModule, WorkQueuesModule, ProvisioningModule],
+  imports: [AccountsModule, SessionsModule, TenantsModule, WorkQueuesModule, ProvisioningModule, ClientsModule, ApisModule, AuditModule, HandoversModule],
   controllers: [ConsoleAssetsController, ...CONSOLE_PAGES, ConsoleNotFoundController],
   providers: [ConsoleSession, ConsoleTenantResolver, ConsoleGuard, ConsoleFilter, ConsoleResponder, PasskeySupport, ...PRESENTERS],
 })

@@ -2,6 +2,7 @@ import { AccountError, MfaError, MfaErrorCode } from '@gatehouse/accounts';
 import { ApiError } from '@gatehouse/apis';
 import { ClientError } from '@gatehouse/clients';
 import { DocError } from '@gatehouse/docs';
+import { HandoverError } from '@gatehouse/handovers';
 import { InvitationError } from '@gatehouse/invitations';
 import { MailError } from '@gatehouse/mail';
 import { StaffError, StaffErrorCode } from '@gatehouse/provisioning';
@@ -15,6 +16,7 @@ import {
   mailStatus,
   tenantStatus,
 } from '../../problem/problem.filter.js';
+import { handoverStatus } from '../../problem/access-problems.js';
 
 function unmapped(code: never): never {
   throw new Error(`unmapped console error code ${String(code)}`);
@@ -62,5 +64,6 @@ export function domainErrorStatus(error: unknown): number | null {
   if (error instanceof InvitationError) return invitationStatus(error.code);
   if (error instanceof MailError) return mailStatus(error.code);
   if (error instanceof TenantError) return tenantStatus(error.code);
+  if (error instanceof HandoverError) return handoverStatus(error.code);
   return null;
 }
