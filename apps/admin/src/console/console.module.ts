@@ -2,6 +2,9 @@ import { type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common
 import cookieParser from 'cookie-parser';
 import { urlencoded } from 'express';
 import { AccountsModule } from '@gatehouse/accounts';
+import { AuditModule } from '@gatehouse/audit';
+import { DocsModule } from '@gatehouse/docs';
+import { InvitationsModule } from '@gatehouse/invitations';
 import { ProvisioningModule } from '@gatehouse/provisioning';
 import { SessionsModule } from '@gatehouse/sessions';
 import { TenantsModule } from '@gatehouse/tenants';
@@ -25,11 +28,14 @@ import { SignInController } from './sign-in/sign-in.controller.js';
 import { SignInFlow } from './sign-in/sign-in.flow.js';
 import { StaffController } from './staff/staff.controller.js';
 import { StaffPresenter } from './staff/staff.presenter.js';
+import { UserActionsPresenter } from './users/user-actions.presenter.js';
+import { UsersController } from './users/users.controller.js';
+import { UsersPresenter } from './users/users.presenter.js';
 
 /** The console's page groups, in the order their routes are tried. A new group adds its controller here. */
-export const CONSOLE_PAGES = [SignInController, OverviewController, StaffController, AccountController];
+export const CONSOLE_PAGES = [SignInController, OverviewController, UsersController, StaffController, AccountController];
 
-const PRESENTERS = [SignInFlow, EnrolmentFlow, PasskeySignInFlow, OverviewPresenter, StaffPresenter, AccountPresenter];
+const PRESENTERS = [SignInFlow, EnrolmentFlow, PasskeySignInFlow, OverviewPresenter, UsersPresenter, UserActionsPresenter, StaffPresenter, AccountPresenter];
 
 /**
  * The operators' console (`/console`, `/t/{tenant}/console`): server-rendered pages on the admin
@@ -37,7 +43,7 @@ const PRESENTERS = [SignInFlow, EnrolmentFlow, PasskeySignInFlow, OverviewPresen
  * routes only (the admin app parses JSON for its API and nothing else).
  */
 @Module({
-  imports: [AccountsModule, SessionsModule, TenantsModule, WorkQueuesModule, ProvisioningModule],
+  imports: [AccountsModule, AuditModule, DocsModule, InvitationsModule, SessionsModule, TenantsModule, WorkQueuesModule, ProvisioningModule],
   controllers: [ConsoleAssetsController, ...CONSOLE_PAGES, ConsoleNotFoundController],
   providers: [ConsoleSession, ConsoleTenantResolver, ConsoleGuard, ConsoleFilter, ConsoleResponder, PasskeySupport, ...PRESENTERS],
 })
