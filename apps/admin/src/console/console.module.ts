@@ -5,7 +5,7 @@ import { AccountsModule } from '@gatehouse/accounts';
 import { AuditModule } from '@gatehouse/audit';
 import { DocsModule } from '@gatehouse/docs';
 import { InvitationsModule } from '@gatehouse/invitations';
-import { ProvisioningModule } from '@gatehouse/provisioning';
+import { AccessProvisioningModule, ProvisioningModule } from '@gatehouse/provisioning';
 import { SessionsModule } from '@gatehouse/sessions';
 import { TenantsModule } from '@gatehouse/tenants';
 import { WorkQueuesModule } from '@gatehouse/workqueues';
@@ -26,6 +26,8 @@ import { EnrolmentFlow } from './sign-in/enrolment.flow.js';
 import { PasskeySignInFlow } from './sign-in/passkey.flow.js';
 import { SignInController } from './sign-in/sign-in.controller.js';
 import { SignInFlow } from './sign-in/sign-in.flow.js';
+import { RequestsController } from './requests/requests.controller.js';
+import { RequestsPresenter } from './requests/requests.presenter.js';
 import { StaffController } from './staff/staff.controller.js';
 import { StaffPresenter } from './staff/staff.presenter.js';
 import { UserActionsPresenter } from './users/user-actions.presenter.js';
@@ -33,9 +35,9 @@ import { UsersController } from './users/users.controller.js';
 import { UsersPresenter } from './users/users.presenter.js';
 
 /** The console's page groups, in the order their routes are tried. A new group adds its controller here. */
-export const CONSOLE_PAGES = [SignInController, OverviewController, UsersController, StaffController, AccountController];
+export const CONSOLE_PAGES = [SignInController, OverviewController, RequestsController, UsersController, StaffController, AccountController];
 
-const PRESENTERS = [SignInFlow, EnrolmentFlow, PasskeySignInFlow, OverviewPresenter, UsersPresenter, UserActionsPresenter, StaffPresenter, AccountPresenter];
+const PRESENTERS = [SignInFlow, EnrolmentFlow, PasskeySignInFlow, OverviewPresenter, RequestsPresenter, UsersPresenter, UserActionsPresenter, StaffPresenter, AccountPresenter];
 
 /**
  * The operators' console (`/console`, `/t/{tenant}/console`): server-rendered pages on the admin
@@ -43,7 +45,7 @@ const PRESENTERS = [SignInFlow, EnrolmentFlow, PasskeySignInFlow, OverviewPresen
  * routes only (the admin app parses JSON for its API and nothing else).
  */
 @Module({
-  imports: [AccountsModule, AuditModule, DocsModule, InvitationsModule, SessionsModule, TenantsModule, WorkQueuesModule, ProvisioningModule],
+  imports: [AccountsModule, AuditModule, DocsModule, InvitationsModule, SessionsModule, TenantsModule, WorkQueuesModule, ProvisioningModule, AccessProvisioningModule],
   controllers: [ConsoleAssetsController, ...CONSOLE_PAGES, ConsoleNotFoundController],
   providers: [ConsoleSession, ConsoleTenantResolver, ConsoleGuard, ConsoleFilter, ConsoleResponder, PasskeySupport, ...PRESENTERS],
 })

@@ -2,21 +2,20 @@ import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { AccountError, AccountErrorCode, type Role, UserService, type UserStatusFilter, type UserView, userPosition } from '@gatehouse/accounts';
 import { AuditService } from '@gatehouse/audit';
-import { InvalidCursorError, encodeCursor } from '@gatehouse/database';
+import { encodeCursor } from '@gatehouse/database';
 import { DocService } from '@gatehouse/docs';
 import { InvitationError, InvitationService } from '@gatehouse/invitations';
 import { type FieldErrors, type Option, html } from '@gatehouse/views';
 import { CreateUserDto, UserQueryDto } from '../../dto/users.dto.js';
 import { CreateInvitationDto } from '../../dto/invitations.dto.js';
-import { ConsolePageError } from '../frame/console.errors.js';
 import { field, fieldList, formErrors } from '../frame/console-forms.js';
+import { cursorWindow, queryText as text } from '../frame/console-paging.js';
 import type { ConsolePrincipal } from '../frame/console-principal.js';
 import type { ConsoleResult, ConsoleView } from '../frame/console-responder.js';
 import { type UserDetailInput, userDetail } from './user-detail.pages.js';
 import { type NewUserForm, type UserListFilters, newUserForm, userList } from './users.pages.js';
 
 type Query = Record<string, unknown>;
-const text = (query: Query, name: string) => (typeof query[name] === 'string' ? (query[name] as string) : '');
 const cursorOf = (user: UserView) => encodeCursor(userPosition({ createdAt: new Date(user.createdAt), id: user.id }));
 const PAGE = 50;
 
@@ -68,18 +67,9 @@ export class UsersPresenter {
       order: 'newest' as const,
       limit: PAGE,
     };
-    const page = await this.users.list(who.tenantId, { ...filter, cursor: before || after || undefined, backward: !!before }).catch((error: unknown) => {
-      if (error instanceof InvalidCursorError) throw new ConsolePageError(400, 'Page not found', 'That page link is not valid any more. Start again from the first page.');
-      throw error;
-    });
-    if (before && !page.nextCursor) {
-      const first = await this.users.list(who.tenantId, filter); // back at the newest: the first page, whole
-      return { items: first.items, newer: undefined, older: first.nextCursor };
-    }
-    const items = page.items;
-    const newer = after || before ? (items[0] ? cursorOf(items[0]) : '') : undefined;
-    const older = before ? (items.length ? cursorOf(items[items.length - 1]!) : null) : page.nextCursor;
-    return { items, newer, older };
+    const fetch = (cursor: string | undefined, backward: boolean) => this.users.list(who.tenantId, { ...filter, cursor, backward });
+    const window = await cursorWindow(fetch, cursorOf, { after, before });
+    return { items: window.items, newer: window.previous, older: window.next };
   }
 
   async showNew(who: ConsolePrincipal, values: NewUserForm = {}, errors: FieldErrors = {}, error?: string): Promise<ConsoleView> {
