@@ -53,6 +53,7 @@ export function requestForm(input: { base: string; csrf: string; values: Partial
     ${postForm({
       action: `${input.base}/requests/new`,
       csrf: input.csrf,
+      className: 'stack request',
       submit: 'File the request',
       aside: html`<a href="${input.base}/requests">Cancel</a>`,
       body: html`<fieldset><legend>Who asks</legend>${ABOUT.map((spec) => control(spec, values, errors))}</fieldset>

@@ -1,3 +1,4 @@
+import type { UserView } from '@gatehouse/accounts';
 import type { HandoverView } from '@gatehouse/handovers';
 import type { InvitationView } from '@gatehouse/invitations';
 import { type AccessRequestStatus, type AccessRequestView, TEXT_MAX } from '@gatehouse/requests';
@@ -76,10 +77,10 @@ function asked(r: AccessRequestView): SafeHtml {
       <dt>Filed</dt><dd>${timeTag(new Date(r.createdAt))} ${r.origin === 'staff' ? '(by staff, for the requester)' : 'through the public form'}${r.sourceAddress ? html`, from <code>${r.sourceAddress}</code>` : ''}</dd>
       <dt>Address confirmed</dt><dd>${r.confirmedAt ? timeTag(new Date(r.confirmedAt)) : r.origin === 'staff' ? 'not needed (filed by staff)' : 'not yet'}</dd>
       ${r.account
-        ? html`<dt>Personal account</dt><dd><p>Documentation: ${r.account.documentation}</p><p>Why: ${r.account.reason}</p></dd>`
+        ? html`<dt>Documentation wanted</dt><dd>${r.account.documentation}</dd><dt>Why</dt><dd>${r.account.reason}</dd>`
         : ''}
       ${r.api
-        ? html`<dt>API access</dt><dd><p>System: ${r.api.systemName}</p><p>Technical contact: ${r.api.technicalContactEmail}</p><p>Must do: ${r.api.purpose}</p></dd>`
+        ? html`<dt>System</dt><dd>${r.api.systemName}</dd><dt>Technical contact</dt><dd>${r.api.technicalContactEmail}</dd><dt>It must</dt><dd>${r.api.purpose}</dd>`
         : ''}
       <dt>State</dt><dd>${stateBadge(r)}</dd>
     </dl></section>`;
@@ -126,19 +127,30 @@ export interface TrailInput {
   base: string;
   request: AccessRequestView;
   invitation: InvitationView | null;
+  /** The account the approval created and the person who decided, when the reader may see users. */
+  user: UserView | null;
+  decider: UserView | null;
   handovers: HandoverView[] | null;
 }
 
 function trail(input: TrailInput): SafeHtml {
   const { base, request: r } = input;
   const rows: SafeHtml[] = [];
-  if (r.decidedAt) rows.push(html`<dt>Decided</dt><dd>${stateBadge({ status: r.status === 'rejected' ? 'rejected' : 'approved' })} ${timeTag(new Date(r.decidedAt))}${r.decisionNote ? html`<p>Note: ${r.decisionNote}</p>` : ''}</dd>`);
-  if (r.userId) rows.push(html`<dt>User</dt><dd><a href="${base}/users/${r.userId}">The new user account</a>${r.accountDeliveredAt ? html`, activation link sent ${timeTag(new Date(r.accountDeliveredAt))}` : ''}</dd>`);
+  if (r.decidedAt) {
+    const by = input.decider ? html` by <a href="${base}/users/${input.decider.id}">${input.decider.displayName}</a>` : '';
+    rows.push(html`<dt>Decided</dt><dd>${stateBadge({ status: r.status === 'rejected' ? 'rejected' : 'approved' })} ${timeTag(new Date(r.decidedAt))}${by}</dd>`);
+    if (r.decisionNote) rows.push(html`<dt>Note to the requester</dt><dd>${r.decisionNote}</dd>`);
+  }
+  if (r.userId) {
+    const name = input.user ? html`${input.user.displayName} (<code>${input.user.username}</code>)` : 'The new user account';
+    rows.push(html`<dt>User</dt><dd><a href="${base}/users/${r.userId}">${name}</a>${r.accountDeliveredAt ? html`; account details sent ${timeTag(new Date(r.accountDeliveredAt))}` : ''}</dd>`);
+  }
   if (input.invitation) rows.push(html`<dt>Invitation</dt><dd>${input.invitation.sections.join(', ')}: ${badge(input.invitation.status)}</dd>`);
   if (r.clientId) rows.push(html`<dt>Client</dt><dd><a href="${base}/clients/${r.clientId}"><code>${r.clientId}</code></a></dd>`);
   for (const h of input.handovers ?? []) {
     rows.push(html`<dt>Handover</dt><dd>to ${h.recipientEmail}: ${badge(h.status)} ${h.revealedAt ? html`revealed ${timeTag(new Date(h.revealedAt))}` : html`link valid until ${timeTag(new Date(h.expiresAt))}`}</dd>`);
   }
+  if (r.credentialsDeliveredAt) rows.push(html`<dt>Credentials</dt><dd>handed over ${timeTag(new Date(r.credentialsDeliveredAt))}</dd>`);
   if (r.fulfilledAt) rows.push(html`<dt>Fulfilled</dt><dd>${timeTag(new Date(r.fulfilledAt))}</dd>`);
   if (!rows.length) return html``;
   return html`<section class="panel" aria-labelledby="trail"><h2 id="trail">What it produced</h2><dl class="summary">${rows}</dl></section>`;

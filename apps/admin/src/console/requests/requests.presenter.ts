@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
+import { AccountError, AccountErrorCode, UserService, type UserView } from '@gatehouse/accounts';
 import { encodeCursor } from '@gatehouse/database';
 import { DocService } from '@gatehouse/docs';
 import { HandoverService } from '@gatehouse/handovers';
@@ -24,6 +25,8 @@ import type { ConsoleResult, ConsoleView } from '../frame/console-responder.js';
 import { REQUEST_TEXT_FIELDS, requestForm } from './request-form.pages.js';
 import { requestDetail, requestQueue, whatText } from './requests.pages.js';
 
+/** The public form's messages speak to the requester; here staff type for them. */
+const staffWords = (message: string) => message.replace(/^Enter your /, 'Enter the requester’s ');
 const cursorOf = (r: AccessRequestView) => encodeCursor({ at: new Date(r.createdAt), id: r.id });
 
 interface DecisionForm {
@@ -45,6 +48,7 @@ export class RequestsPresenter {
     private readonly invitations: InvitationService,
     private readonly handovers: HandoverService,
     private readonly docs: DocService,
+    private readonly users: UserService,
   ) {}
 
   async queue(who: ConsolePrincipal, query: Record<string, unknown>): Promise<ConsoleView> {
@@ -66,10 +70,12 @@ export class RequestsPresenter {
 
   async detail(who: ConsolePrincipal, id: string, form: DecisionForm = {}): Promise<ConsoleView> {
     const request = await this.requests.get(who.tenantId, id);
-    const [invitation, handovers, sections] = await Promise.all([
+    const [invitation, handovers, sections, user, decider] = await Promise.all([
       request.invitationId && who.permissions.includes('Invitations.Manage') ? this.invitations.get(who.tenantId, request.invitationId) : null,
       request.clientId && who.permissions.includes('Clients.Read') ? this.handovers.list(who.tenantId, request.clientId) : null,
       this.docs.list(who.tenantId, { limit: 200 }).then((p) => p.items.map((s) => ({ value: s.slug, label: s.title, hint: `(${s.slug})` }))),
+      this.person(who, request.userId),
+      this.person(who, request.decidedByUserId),
     ]);
     const errors = form.errors ?? {};
     return {
@@ -84,11 +90,22 @@ export class RequestsPresenter {
         reject: form.reject ?? { note: '' },
         errors,
         invitation,
+        user,
+        decider,
         handovers: handovers?.filter((h) => h.accessRequestId === request.id) ?? null,
         mayDecide: who.permissions.includes('Requests.Decide'),
       }),
       status: Object.keys(errors).length ? 400 : 200,
     };
+  }
+
+  /** A person named on the page, for those who may read users (REST: Users.Read); else `null`. */
+  private async person(who: ConsolePrincipal, id: string | null): Promise<UserView | null> {
+    if (!id || !who.permissions.includes('Users.Read')) return null;
+    return this.users.get(who.tenantId, id).catch((error: unknown) => {
+      if (error instanceof AccountError && error.code === AccountErrorCode.NotFound) return null;
+      throw error;
+    });
   }
 
   async approve(who: ConsolePrincipal, id: string, req: Request): Promise<ConsoleResult> {
@@ -135,7 +152,7 @@ export class RequestsPresenter {
     } catch (error) {
       if (!(error instanceof AccessRequestError) || error.code !== AccessRequestErrorCode.Invalid) throw error;
       const errors: FieldErrors = {};
-      for (const problem of error.fields) errors[problem.field.replace(/^(account|api)\./, '')] ??= problem.message;
+      for (const problem of error.fields) errors[problem.field.replace(/^(account|api)\./, '')] ??= staffWords(problem.message);
       return this.showNew(who, values, errors);
     }
   }
