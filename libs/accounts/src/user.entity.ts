@@ -21,6 +21,7 @@ export type UserStatus = 'active' | 'disabled';
 @Index('users_tenant_locked_idx', ['tenantId', 'lockedUntil'], { where: '"locked_until" IS NOT NULL' })
 @Index('users_tenant_staff_idx', ['tenantId'], { where: 'cardinality("roles") > 0' })
 // The search box's prefix matches (expression indexes, written by hand in the migration).
+@Index('users_tenant_order_idx', { synchronize: false })
 @Index('users_search_username_idx', { synchronize: false })
 @Index('users_search_email_idx', { synchronize: false })
 @Index('users_search_display_name_idx', { synchronize: false })

@@ -26,6 +26,13 @@ export interface UserQuery {
   take: number;
 }
 
+/**
+ * The list's order: creation time to the millisecond (what a cursor holds), in UTC so that the
+ * expression is immutable and `users_tenant_order_idx` serves it — every page, first or last,
+ * is an index range scan, and a search for a common prefix walks that index and filters.
+ */
+const LIST_ORDER = `date_trunc('milliseconds', u.created_at AT TIME ZONE 'UTC')`;
+
 /** `LIKE` pattern matching what starts with `prefix` (its `%`, `_` and `\` taken literally). */
 export function prefixPattern(prefix: string): string {
   return `${prefix.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -71,7 +78,8 @@ export class UserRepository {
   /**
    * One page of a tenant's users in creation order. The search is a prefix match on
    * `username_normalized`, `lower(email)` and `lower(display_name)`, each with its own
-   * `text_pattern_ops` index, so Postgres combines three index range scans (BitmapOr).
+   * `text_pattern_ops` index: Postgres combines three index range scans (BitmapOr) for a rare
+   * prefix, or walks the order index and filters for a common one.
    */
   page(tenantId: string, query: UserQuery): Promise<User[]> {
     const qb = this.dataSource.getRepository(User).createQueryBuilder('u').where('u.tenant_id = :tenantId', { tenantId });
@@ -92,12 +100,12 @@ export class UserRepository {
     }
     const ascending = !query.newestFirst !== !!query.backward;
     if (query.after) {
-      qb.andWhere(`(date_trunc('milliseconds', u.created_at), u.id) ${ascending ? '>' : '<'} (:at, :id)`, {
+      qb.andWhere(`(${LIST_ORDER}, u.id) ${ascending ? '>' : '<'} ((CAST(:at AS timestamptz) AT TIME ZONE 'UTC'), :id)`, {
         at: query.after.at,
         id: query.after.id,
       });
     }
     const direction = ascending ? 'ASC' : 'DESC';
-    return qb.orderBy(`date_trunc('milliseconds', u.created_at)`, direction).addOrderBy('u.id', direction).take(query.take).getMany();
+    return qb.orderBy(LIST_ORDER, direction).addOrderBy('u.id', direction).take(query.take).getMany();
   }
 }
