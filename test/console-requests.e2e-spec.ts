@@ -133,6 +133,7 @@ describe('console: access requests', () => {
     expect(row).toMatchObject({ status: 'submitted', origin: 'staff', filed_by_user_id: carla.id });
     const [event] = await db.query(`SELECT actor_id FROM audit_events WHERE action = 'access_request.created' AND target_id = $1`, [row.id]);
     expect(event.actor_id).toBe(carla.id);
+    expect((await carlaAgent.get(ok.headers.location!)).text).toMatch(/by <a href="\/console\/users\/[^"]+">Carla Example<\/a>, for the requester/);
   });
 
   it('Requests.Read without Requests.Decide: reads, gets 403 on deciding and filing, nothing changes; CSRF checked', async () => {

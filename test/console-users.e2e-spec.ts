@@ -65,6 +65,12 @@ describe('console: users', () => {
     const none = await carlaAgent.get('/console/users?q=nobody-like-this&status=disabled').expect(200);
     expect(none.text).toContain('No user matches these filters');
     expect((await carlaAgent.get('/console/users?status=sleeping')).status).toBe(400);
+    const [pat] = await db.query(`SELECT id FROM users WHERE username = 'pat.partner'`);
+    await app.admin.get(InvitationService).create(tenantId, SYSTEM_ACTOR, { userId: pat.id, sections: ['billing'], expiresInHours: 24 });
+    const expiring = await carlaAgent.get('/console/users?invitations=expiring').expect(200); // the Overview's link
+    expect(expiring.text).toContain('Pat Partner');
+    expect(expiring.text).not.toContain('Patricia Zed');
+    expect(expiring.text).toContain('invitation expiring within 48 hours');
   });
 
   it('creates a user with an activation link and an invitation; errors keep the form as typed', async () => {
@@ -149,8 +155,13 @@ describe('console: users', () => {
     const ivyAgent = await staff.signIn(ivy);
     const history = await ivyAgent.get(`/console/users/${eve.id}`).expect(200);
     expect(history.text).toContain('doc_section.access_revoked');
+    expect(history.text).toMatch(new RegExp(`<a href="/console/users/${carla.id}">Carla Example</a>`)); // the person who acted
     expect(history.text).not.toContain('Disable…'); // an Auditor reads, changes nothing
-    expect((await carlaAgent.get(`/console/users/${eve.id}`)).text).toContain('Your roles do not include the audit log.');
+    const asContact = (await carlaAgent.get(`/console/users/${eve.id}`)).text;
+    expect(asContact).toContain('Your roles do not include the audit log.');
+    expect(asContact).not.toContain('Change on the Staff page'); // roles: Administrators only
+    const ada = await staff.staff(tenantId, ['Administrator']);
+    expect((await (await staff.signIn(ada)).get(`/console/users/${carla.id}`)).text).toContain(`href="/console/staff/${carla.id}">Change on the Staff page`);
   });
 
   it('a forced URL outside the roles answers 403 and changes nothing; a POST without the CSRF token is refused', async () => {

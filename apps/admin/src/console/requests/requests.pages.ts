@@ -69,12 +69,19 @@ export function requestQueue(input: { base: string; state: string; requests: Acc
     ${pager({ path: `${base}/requests`, filters: { status: input.state }, newer: input.previous, older: input.next, labels: { newer: 'Older', older: 'Newer' } })}`;
 }
 
-function asked(r: AccessRequestView): SafeHtml {
+function filedBy(input: TrailInput): SafeHtml | string {
+  const r = input.request;
+  if (r.origin !== 'staff') return 'through the public form';
+  return input.filer ? html`by <a href="${input.base}/users/${input.filer.id}">${input.filer.displayName}</a>, for the requester` : 'by staff, for the requester';
+}
+
+function asked(input: TrailInput): SafeHtml {
+  const r = input.request;
   return html`<section class="panel" aria-labelledby="asked"><h2 id="asked">What was asked</h2>
     <dl class="summary">
       <dt>Requester</dt><dd>${r.requesterName} &lt;${r.requesterEmail}&gt;</dd>
       <dt>Organisation</dt><dd>${r.organisation}</dd>
-      <dt>Filed</dt><dd>${timeTag(new Date(r.createdAt))} ${r.origin === 'staff' ? '(by staff, for the requester)' : 'through the public form'}${r.sourceAddress ? html`, from <code>${r.sourceAddress}</code>` : ''}</dd>
+      <dt>Filed</dt><dd>${timeTag(new Date(r.createdAt))} ${filedBy(input)}${r.sourceAddress ? html`, from <code>${r.sourceAddress}</code>` : ''}</dd>
       <dt>Address confirmed</dt><dd>${r.confirmedAt ? timeTag(new Date(r.confirmedAt)) : r.origin === 'staff' ? 'not needed (filed by staff)' : 'not yet'}</dd>
       ${r.account
         ? html`<dt>Documentation wanted</dt><dd>${r.account.documentation}</dd><dt>Why</dt><dd>${r.account.reason}</dd>`
@@ -130,6 +137,8 @@ export interface TrailInput {
   /** The account the approval created and the person who decided, when the reader may see users. */
   user: UserView | null;
   decider: UserView | null;
+  /** The staff member who filed it for the requester. */
+  filer: UserView | null;
   handovers: HandoverView[] | null;
 }
 
@@ -158,5 +167,5 @@ function trail(input: TrailInput): SafeHtml {
 
 export function requestDetail(input: DecisionInput & TrailInput & { mayDecide: boolean }): SafeHtml {
   const open = input.request.status === 'submitted';
-  return html`${asked(input.request)}${open && input.mayDecide ? decision(input) : ''}${trail(input)}`;
+  return html`${asked(input)}${open && input.mayDecide ? decision(input) : ''}${trail(input)}`;
 }

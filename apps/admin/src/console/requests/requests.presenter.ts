@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
-import { AccountError, AccountErrorCode, UserService, type UserView } from '@gatehouse/accounts';
+import { UserService, type UserView, toUserView } from '@gatehouse/accounts';
 import { encodeCursor } from '@gatehouse/database';
 import { DocService } from '@gatehouse/docs';
 import { HandoverService } from '@gatehouse/handovers';
@@ -70,12 +70,13 @@ export class RequestsPresenter {
 
   async detail(who: ConsolePrincipal, id: string, form: DecisionForm = {}): Promise<ConsoleView> {
     const request = await this.requests.get(who.tenantId, id);
-    const [invitation, handovers, sections, user, decider] = await Promise.all([
+    const [invitation, handovers, sections, user, decider, filer] = await Promise.all([
       request.invitationId && who.permissions.includes('Invitations.Manage') ? this.invitations.get(who.tenantId, request.invitationId) : null,
       request.clientId && who.permissions.includes('Clients.Read') ? this.handovers.list(who.tenantId, request.clientId) : null,
       this.docs.list(who.tenantId, { limit: 200 }).then((p) => p.items.map((s) => ({ value: s.slug, label: s.title, hint: `(${s.slug})` }))),
       this.person(who, request.userId),
       this.person(who, request.decidedByUserId),
+      this.person(who, request.filedByUserId),
     ]);
     const errors = form.errors ?? {};
     return {
@@ -92,6 +93,7 @@ export class RequestsPresenter {
         invitation,
         user,
         decider,
+        filer,
         handovers: handovers?.filter((h) => h.accessRequestId === request.id) ?? null,
         mayDecide: who.permissions.includes('Requests.Decide'),
       }),
@@ -102,10 +104,8 @@ export class RequestsPresenter {
   /** A person named on the page, for those who may read users (REST: Users.Read); else `null`. */
   private async person(who: ConsolePrincipal, id: string | null): Promise<UserView | null> {
     if (!id || !who.permissions.includes('Users.Read')) return null;
-    return this.users.get(who.tenantId, id).catch((error: unknown) => {
-      if (error instanceof AccountError && error.code === AccountErrorCode.NotFound) return null;
-      throw error;
-    });
+    const user = await this.users.findById(who.tenantId, id);
+    return user ? toUserView(user) : null;
   }
 
   async approve(who: ConsolePrincipal, id: string, req: Request): Promise<ConsoleResult> {

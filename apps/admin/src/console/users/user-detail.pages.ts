@@ -25,6 +25,8 @@ export interface UserAbilities {
   invite: boolean;
   docs: boolean;
   audit: boolean;
+  /** Administrators change roles (on the Staff page). */
+  roles: boolean;
 }
 
 export interface UserDetailInput {
@@ -37,6 +39,8 @@ export interface UserDetailInput {
   closed: Option[];
   invitations: InvitationView[];
   history: AuditEventView[] | null;
+  /** Display names of the people named in the history, by user id. */
+  actors: ReadonlyMap<string, string>;
   inviteValues: { sections: string[]; expiresInHours: string };
   inviteErrors: FieldErrors;
 }
@@ -51,12 +55,12 @@ export function lockText(user: UserView, now = new Date()): string | null {
 const button = (action: string, csrf: string, label: string, kind: 'secondary' | 'danger' = 'secondary') =>
   postForm({ action, csrf, submit: label, button: kind, className: 'inline', body: html`` });
 
-function profile(user: UserView): SafeHtml {
+function profile({ base, user, may }: UserDetailInput): SafeHtml {
   return html`<section class="panel" aria-labelledby="profile"><h2 id="profile">Profile</h2>
     <dl class="summary">
       <dt>Username</dt><dd><code>${user.username}</code></dd>
       <dt>Email</dt><dd>${user.email}</dd>
-      <dt>Roles</dt><dd>${user.roles.length ? roleBadges(user.roles) : 'none (not staff)'}</dd>
+      <dt>Roles</dt><dd>${user.roles.length ? roleBadges(user.roles) : 'none (not staff)'}${may.roles ? html` <a href="${base}/staff/${user.id}">Change on the Staff page</a>` : ''}</dd>
       <dt>Created</dt><dd>${timeTag(new Date(user.createdAt))}</dd>
       <dt>Last sign-in</dt><dd>${lastSignIn(user)}</dd>
     </dl></section>`;
@@ -133,6 +137,13 @@ function invitations(input: UserDetailInput): SafeHtml {
     })}</section>`;
 }
 
+function actorCell(input: UserDetailInput, event: AuditEventView): SafeHtml | string {
+  const { userId, clientId, type } = event.actor;
+  if (!userId) return type === 'system' ? 'Gatehouse' : html`client <code>${clientId ?? type}</code>`;
+  const name = userId === input.user.id ? 'this user' : (input.actors.get(userId) ?? 'a former user');
+  return html`<a href="${input.base}/users/${userId}">${name}</a>${clientId ? html` (with client <code>${clientId}</code>)` : ''}`;
+}
+
 function history(input: UserDetailInput): SafeHtml {
   const body = input.history === null
     ? html`<p>Your roles do not include the audit log.</p>`
@@ -141,7 +152,7 @@ function history(input: UserDetailInput): SafeHtml {
         columns: [
           { header: 'Time', cell: (e: AuditEventView) => timeTag(new Date(e.occurredAt)) },
           { header: 'Action', cell: (e) => html`<code>${e.action}</code>` },
-          { header: 'By', cell: (e) => (e.actor.userId ? html`<a href="${input.base}/users/${e.actor.userId}">${e.actor.userId === input.user.id ? 'this user' : 'a person'}</a>` : e.actor.type) },
+          { header: 'By', cell: (e) => actorCell(input, e) },
         ],
         rows: input.history,
         empty: 'Nothing recorded yet.',
@@ -150,7 +161,7 @@ function history(input: UserDetailInput): SafeHtml {
 }
 
 export function userDetail(input: UserDetailInput): SafeHtml {
-  return html`${profile(input.user)}${status(input)}${documentation(input)}${invitations(input)}${history(input)}`;
+  return html`${profile(input)}${status(input)}${documentation(input)}${invitations(input)}${history(input)}`;
 }
 
 /** A confirmation page: what happens to whom, one button, Cancel back to the user. */

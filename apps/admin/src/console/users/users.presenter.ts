@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { AccountError, AccountErrorCode, type Role, UserService, type UserStatusFilter, type UserView, userPosition } from '@gatehouse/accounts';
-import { AuditService } from '@gatehouse/audit';
+import { type AuditEventView, AuditService } from '@gatehouse/audit';
 import { encodeCursor } from '@gatehouse/database';
 import { DocService } from '@gatehouse/docs';
 import { InvitationError, InvitationService } from '@gatehouse/invitations';
@@ -124,6 +124,7 @@ export class UsersPresenter {
       invite: who.permissions.includes('Invitations.Manage'),
       docs: who.permissions.includes('Docs.Manage'),
       audit: who.permissions.includes('Audit.Read'),
+      roles: who.permissions.includes('Tenant.Manage'),
     };
     const [sections, invitations, history, all] = await Promise.all([
       this.docs.sectionsOf(who.tenantId, id),
@@ -144,11 +145,19 @@ export class UsersPresenter {
         closed: all.filter((o) => !open.has(o.value)),
         invitations,
         history,
+        actors: await this.names(who, history),
         inviteValues: invite?.inviteValues ?? { sections: [], expiresInHours: '168' },
         inviteErrors: invite?.inviteErrors ?? {},
       }),
       status: invite && Object.keys(invite.inviteErrors).length ? 400 : 200,
     };
+  }
+
+  /** The names of the people who acted in these events (at most 20 look-ups, by id). */
+  private async names(who: ConsolePrincipal, events: AuditEventView[] | null): Promise<Map<string, string>> {
+    const ids = [...new Set((events ?? []).map((e) => e.actor.userId).filter((id): id is string => !!id))];
+    const found = await Promise.all(ids.map((id) => this.users.findById(who.tenantId, id)));
+    return new Map(found.flatMap((u) => (u ? [[u.id, u.displayName] as const] : [])));
   }
 
   /** The tenant's documentation sections as choices (the first 200). */
