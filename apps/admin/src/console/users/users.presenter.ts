@@ -92,6 +92,9 @@ export class UsersPresenter {
     };
     const invite = values.access === 'invitation';
     const errors = await formErrors(CreateUserDto, { username: values.username, email: values.email, displayName: values.displayName });
+    if (errors.displayName) errors.displayName = 'Enter the name as others see it (1 to 200 characters, one line).';
+    if (errors.email) errors.email = 'Enter one email address, such as pat@partner.example.';
+    if (errors.username && !values.username) errors.username = 'Enter a username (letters, digits and . _ @ -).';
     if (invite && !who.permissions.includes('Invitations.Manage')) errors.access = 'Your roles do not include sending invitations.';
     else if (invite) Object.assign(errors, await invitationErrors('00000000-0000-4000-8000-000000000000', values.sections!, values.expiresInHours!));
     if (Object.keys(errors).length) return this.showNew(who, values, errors);
