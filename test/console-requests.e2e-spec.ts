@@ -84,6 +84,11 @@ describe('console: access requests', () => {
     expect(bad.text).toMatch(/id="expiresInHours"[^>]*value="0"[^>]*aria-invalid="true"/);
     expect(bad.text).toMatch(/<textarea id="approve-note"[^>]*>Welcome<\/textarea>/);
     expect(await stateOf(asked.id)).toBe('submitted');
+    const gone = await staff.post(carlaAgent, `/console/requests/${asked.id}`, `/console/requests/${asked.id}/approve`, { sections: ['no-such-section'], expiresInHours: '72' });
+    expect(gone.status).toBe(400);
+    expect(gone.text).toMatch(/id="sections-error">[^<]*Nothing was created/);
+    expect(await stateOf(asked.id)).toBe('submitted');
+    expect(await db.query(`SELECT id FROM users WHERE email = $1`, [asked.requesterEmail])).toEqual([]);
     const ok = await staff.post(carlaAgent, `/console/requests/${asked.id}`, `/console/requests/${asked.id}/approve`, { sections: ['orders-api'], expiresInHours: '72', note: 'Welcome' });
     expect(ok.status).toBe(303);
     const [row] = await db.query(`SELECT status, user_id, invitation_id, api_client_id, decided_by_user_id FROM access_requests WHERE id = $1`, [asked.id]);

@@ -4,7 +4,7 @@ import { UserService, type UserView, toUserView } from '@gatehouse/accounts';
 import { encodeCursor } from '@gatehouse/database';
 import { DocService } from '@gatehouse/docs';
 import { HandoverService } from '@gatehouse/handovers';
-import { InvitationService } from '@gatehouse/invitations';
+import { InvitationError, InvitationService } from '@gatehouse/invitations';
 import { AccessDecisionService } from '@gatehouse/provisioning';
 import {
   ACCESS_REQUEST_STATUSES,
@@ -121,7 +121,13 @@ export class RequestsPresenter {
     if (errors.note) errors.approveNote = errors.note;
     if (errors.expiresInHours) errors.expiresInHours = 'Enter a number of hours from 1 to 720.';
     if (Object.keys(errors).length) return this.detail(who, id, { approve, errors });
-    const done = await this.decisions.approve(who.tenantId, who, id, input as { note?: string; sections?: string[]; expiresInHours?: number });
+    let done: AccessRequestView;
+    try {
+      done = await this.decisions.approve(who.tenantId, who, id, input as { note?: string; sections?: string[]; expiresInHours?: number });
+    } catch (error) {
+      if (!(error instanceof InvitationError)) throw error; // nothing was created: one transaction
+      return this.detail(who, id, { approve, errors: { sections: `${error.message} Nothing was created; choose the sections again.` } });
+    }
     const made = [done.userId ? 'the user account was created and the activation link sent' : '', done.clientId ? 'the client was created and awaits scopes from the IT department' : ''].filter(Boolean).join('; ');
     return { redirect: `${who.base}/requests/${id}`, flash: { kind: 'success', text: `Approved the request of ${done.requesterName}: ${made}.` } };
   }
