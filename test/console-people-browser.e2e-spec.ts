@@ -89,6 +89,12 @@ describe('console users and access requests in a browser', () => {
       await expect(page.getByText('Pat Partner').count()).resolves.toBeGreaterThan(0);
       await checkPage(page, shots, name!);
     }
+    await page.goto(`${app.origin}/console/users/${userId}/reset-password`);
+    await page.getByText('Or generate a one-time password').click();
+    await page.getByRole('button', { name: 'Generate a one-time password' }).click();
+    await page.getByRole('heading', { name: 'One-time password for Pat Partner' }).waitFor();
+    await expect(page.getByRole('button', { name: 'Copy one-time password' }).count()).resolves.toBe(1);
+    await checkPage(page, shots, 'user-password-once');
   });
 
   it('Access requests: queue, a request with its decision form, filing, a decided request with its trail', async () => {

@@ -128,6 +128,28 @@ describe('console: users', () => {
     expect(await eventBy('user.password.reset', dan.id)).toEqual({ actor_id: carla.id, actor_client_id: null });
   });
 
+  it('a generated one-time password asks for a fresh second factor, then shows it once; never in the audit log', async () => {
+    const gil = await person('gil', 'Gil Partner');
+    const agent = await staff.signIn(carla);
+    await db.query(`UPDATE sessions SET second_factor_at = now() - interval '6 minutes' WHERE user_id = $1 AND kind = 'console'`, [carla.id]);
+    const path = `/console/users/${gil.id}/reset-password`;
+    const asked = await staff.post(agent, path, `${path}/generate`, {});
+    expect(asked.status).toBe(200);
+    expect(asked.text).toContain('Confirm it is you');
+    expect((await db.query(`SELECT must_change_password FROM users WHERE id = $1`, [gil.id]))[0].must_change_password).toBe(false);
+    const shown = await agent.post(`${path}/generate`).set('Origin', origin).type('form')
+      .send(formBody({ _csrf: csrfOf(asked.text), _stepup_code: await staff.secondFactor(carla) }));
+    expect(shown.status).toBe(200);
+    expect(shown.headers['cache-control']).toContain('no-store');
+    const password = /data-copy="one-time password">([^<]+)</.exec(shown.text)![1]!;
+    expect(password).toMatch(/^[A-Za-z0-9_-]{24}$/);
+    expect((await db.query(`SELECT must_change_password FROM users WHERE id = $1`, [gil.id]))[0].must_change_password).toBe(true);
+    const [event] = await db.query(`SELECT actor_id, details FROM audit_events WHERE action = 'user.password.reset' AND target_id = $1`, [gil.id]);
+    expect(event.actor_id).toBe(carla.id);
+    expect(JSON.stringify(event.details)).not.toContain(password);
+    expect((await agent.get(`/console/users/${gil.id}`)).text).not.toContain(password);
+  });
+
   it('opens sections by invitation, resends and revokes it, closes a section; History shows the events', async () => {
     const eve = await person('eve', 'Eve Partner');
     const bad = await staff.post(carlaAgent, `/console/users/${eve.id}`, `/console/users/${eve.id}/invitations`, { expiresInHours: '9999' });

@@ -8,7 +8,7 @@ import { ConsolePageError } from '../frame/console.errors.js';
 import { field, fieldList } from '../frame/console-forms.js';
 import type { ConsolePrincipal } from '../frame/console-principal.js';
 import type { ConsoleNext, ConsoleResult, ConsoleView } from '../frame/console-responder.js';
-import { confirmation } from './user-detail.pages.js';
+import { confirmation, generateAlternative, generatedPassword } from './user-detail.pages.js';
 import { UsersPresenter, invitationErrors } from './users.presenter.js';
 
 /**
@@ -41,7 +41,8 @@ export class UserActionsPresenter {
         submit: 'Reset the password',
       },
     };
-    return this.confirmation(who, user, what, texts[what]);
+    const alternative = what === 'reset-password' ? generateAlternative({ base: who.base, csrf: who.csrfToken, user }) : undefined;
+    return this.confirmation(who, user, what, { ...texts[what], alternative });
   }
 
   async disable(who: ConsolePrincipal, id: string): Promise<ConsoleNext> {
@@ -62,6 +63,17 @@ export class UserActionsPresenter {
   async resetPassword(who: ConsolePrincipal, id: string): Promise<ConsoleNext> {
     const user = await this.credentials.resetPassword(who.tenantId, who, id, 'activation-link');
     return done(who, user, `The password of ${user.displayName} was reset. A link to choose a new one went to ${user.email}.`);
+  }
+
+  /** The REST `mode: "generate"`: a one-time password, shown on this page only (behind a fresh second factor). */
+  async resetGenerated(who: ConsolePrincipal, id: string): Promise<ConsoleView> {
+    const { initialPassword, ...user } = await this.credentials.resetPassword(who.tenantId, who, id, 'generate');
+    return {
+      title: `One-time password for ${user.displayName}`,
+      breadcrumbs: [{ label: 'Users', href: `${who.base}/users` }, { label: user.displayName, href: `${who.base}/users/${id}` }, { label: 'One-time password' }],
+      flash: [{ kind: 'success', text: `The password of ${user.displayName} was reset and their sessions ended. Copy the new one now: it will not be shown again.` }],
+      body: generatedPassword({ base: who.base, user, password: initialPassword! }),
+    };
   }
 
   async confirmClose(who: ConsolePrincipal, id: string, slug: string): Promise<ConsoleView> {
@@ -123,7 +135,7 @@ export class UserActionsPresenter {
     return invitation;
   }
 
-  private confirmation(who: ConsolePrincipal, user: UserView, path: string, text: { title: string; effect: SafeHtml; submit: string }): ConsoleView {
+  private confirmation(who: ConsolePrincipal, user: UserView, path: string, text: { title: string; effect: SafeHtml; submit: string; alternative?: SafeHtml }): ConsoleView {
     return {
       title: text.title,
       breadcrumbs: [
@@ -131,7 +143,7 @@ export class UserActionsPresenter {
         { label: user.displayName, href: `${who.base}/users/${user.id}` },
         { label: text.submit.replace(/^(\w+) the /, '$1 ') },
       ],
-      body: confirmation({ base: who.base, csrf: who.csrfToken, user, action: `${who.base}/users/${user.id}/${path}`, effect: text.effect, submit: text.submit }),
+      body: confirmation({ base: who.base, csrf: who.csrfToken, user, action: `${who.base}/users/${user.id}/${path}`, ...text }),
     };
   }
 }

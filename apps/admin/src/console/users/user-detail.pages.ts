@@ -164,8 +164,8 @@ export function userDetail(input: UserDetailInput): SafeHtml {
   return html`${profile(input)}${status(input)}${documentation(input)}${invitations(input)}${history(input)}`;
 }
 
-/** A confirmation page: what happens to whom, one button, Cancel back to the user. */
-export function confirmation(input: { base: string; csrf: string; user: UserView; action: string; effect: SafeHtml | string; submit: string }): SafeHtml {
+/** A confirmation page: what happens to whom, one button, Cancel back to the user (and maybe another way). */
+export function confirmation(input: { base: string; csrf: string; user: UserView; action: string; effect: SafeHtml | string; submit: string; alternative?: SafeHtml }): SafeHtml {
   return html`<p>${input.effect}</p>
     ${postForm({
       action: input.action,
@@ -174,5 +174,23 @@ export function confirmation(input: { base: string; csrf: string; user: UserView
       button: 'danger',
       body: html``,
       aside: html`<a href="${input.base}/users/${input.user.id}">Cancel</a>`,
-    })}`;
+    })}
+    ${input.alternative ?? ''}`;
+}
+
+/** The other way to reset: a one-time password the staff member hands over (asks for a fresh second factor). */
+export function generateAlternative(input: { base: string; csrf: string; user: UserView }): SafeHtml {
+  return html`<details class="alternative">
+    <summary>Or generate a one-time password to hand over yourself</summary>
+    <p>Shown to you once; ${input.user.displayName} must replace it at the first sign-in. This asks for a fresh code from your authenticator app.</p>
+    ${postForm({ action: `${input.base}/users/${input.user.id}/reset-password/generate`, csrf: input.csrf, submit: 'Generate a one-time password', button: 'secondary', body: html`` })}
+  </details>`;
+}
+
+/** The generated password, once: copy it now, leaving the page loses it. */
+export function generatedPassword(input: { base: string; user: UserView; password: string }): SafeHtml {
+  return html`<p>Give it to ${input.user.displayName} through a channel you trust (not the email address on file if that may be the problem). It is shown only on this page: leaving or reloading it loses the password, and a new reset would be needed.</p>
+    <p><code class="secret" data-copy="one-time password">${input.password}</code></p>
+    <p>At the first sign-in ${input.user.displayName} must choose a new password.</p>
+    <p><a href="${input.base}/users/${input.user.id}">Back to ${input.user.displayName}</a></p>`;
 }

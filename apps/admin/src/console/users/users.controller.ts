@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { ConsoleController } from '../frame/console-controller.js';
 import { Console, type ConsolePrincipal } from '../frame/console-principal.js';
 import { ConsoleResponder } from '../frame/console-responder.js';
-import { ConsolePage } from '../frame/console.guard.js';
+import { ConsolePage, StepUp } from '../frame/console.guard.js';
 import { UserActionsPresenter } from './user-actions.presenter.js';
 import { UsersPresenter } from './users.presenter.js';
 
@@ -77,6 +77,13 @@ export class UsersController {
   @ConsolePage('Users.Manage')
   resetPassword(@Console() who: ConsolePrincipal, @Param('id') id: string, @Res() res: Response): Promise<void> {
     return this.out.send(res, who, this.actions.resetPassword(who, id));
+  }
+
+  @Post(':id/reset-password/generate')
+  @ConsolePage('Users.Manage')
+  @StepUp()
+  resetGenerated(@Console() who: ConsolePrincipal, @Param('id') id: string, @Res() res: Response): Promise<void> {
+    return this.out.send(res, who, this.actions.resetGenerated(who, id));
   }
 
   @Get(':id/sections/:slug/close')
