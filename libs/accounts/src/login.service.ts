@@ -142,6 +142,7 @@ export class LoginService {
     if (!options.secondFactorFollows && !(await this.factors.hasConfirmed(candidate.id))) {
       await this.logins.recordSuccess(candidate.id);
     }
+    await this.logins.recordSignIn(candidate.id);
     await this.record(candidate, 'user.login.succeeded', {});
     return { ok: true, user: toAuthenticated(candidate) };
   }

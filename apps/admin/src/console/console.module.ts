@@ -5,8 +5,10 @@ import { AccountsModule } from '@gatehouse/accounts';
 import { ApisModule } from '@gatehouse/apis';
 import { AuditModule } from '@gatehouse/audit';
 import { ClientsModule } from '@gatehouse/clients';
+import { DocsModule } from '@gatehouse/docs';
 import { HandoversModule } from '@gatehouse/handovers';
-import { ProvisioningModule } from '@gatehouse/provisioning';
+import { InvitationsModule } from '@gatehouse/invitations';
+import { AccessProvisioningModule, ProvisioningModule } from '@gatehouse/provisioning';
 import { SessionsModule } from '@gatehouse/sessions';
 import { TenantsModule } from '@gatehouse/tenants';
 import { WorkQueuesModule } from '@gatehouse/workqueues';
@@ -34,13 +36,42 @@ import { EnrolmentFlow } from './sign-in/enrolment.flow.js';
 import { PasskeySignInFlow } from './sign-in/passkey.flow.js';
 import { SignInController } from './sign-in/sign-in.controller.js';
 import { SignInFlow } from './sign-in/sign-in.flow.js';
+import { RequestsController } from './requests/requests.controller.js';
+import { RequestsPresenter } from './requests/requests.presenter.js';
 import { StaffController } from './staff/staff.controller.js';
 import { StaffPresenter } from './staff/staff.presenter.js';
+import { UserActionsPresenter } from './users/user-actions.presenter.js';
+import { UsersController } from './users/users.controller.js';
+import { UsersPresenter } from './users/users.presenter.js';
 
 /** The console's page groups, in the order their routes are tried. A new group adds its controller here. */
-export const CONSOLE_PAGES = [SignInController, OverviewController, ClientsController, ApisController, StaffController, AccountController];
+export const CONSOLE_PAGES = [
+  SignInController,
+  OverviewController,
+  RequestsController,
+  UsersController,
+  ClientsController,
+  ApisController,
+  StaffController,
+  AccountController,
+];
 
-const PRESENTERS = [SignInFlow, EnrolmentFlow, PasskeySignInFlow, OverviewPresenter, StaffPresenter, AccountPresenter, ClientsPresenter, ClientCredentialsPresenter, ClientHandoversPresenter, ClientDetail, ApisPresenter];
+const PRESENTERS = [
+  SignInFlow,
+  EnrolmentFlow,
+  PasskeySignInFlow,
+  OverviewPresenter,
+  RequestsPresenter,
+  UsersPresenter,
+  UserActionsPresenter,
+  StaffPresenter,
+  AccountPresenter,
+  ClientsPresenter,
+  ClientCredentialsPresenter,
+  ClientHandoversPresenter,
+  ClientDetail,
+  ApisPresenter,
+];
 
 /**
  * The operators' console (`/console`, `/t/{tenant}/console`): server-rendered pages on the admin
@@ -48,7 +79,20 @@ const PRESENTERS = [SignInFlow, EnrolmentFlow, PasskeySignInFlow, OverviewPresen
  * routes only (the admin app parses JSON for its API and nothing else).
  */
 @Module({
-  imports: [AccountsModule, SessionsModule, TenantsModule, WorkQueuesModule, ProvisioningModule, ClientsModule, ApisModule, AuditModule, HandoversModule],
+  imports: [
+    AccountsModule,
+    AuditModule,
+    DocsModule,
+    InvitationsModule,
+    SessionsModule,
+    TenantsModule,
+    WorkQueuesModule,
+    ProvisioningModule,
+    AccessProvisioningModule,
+    ClientsModule,
+    ApisModule,
+    HandoversModule,
+  ],
   controllers: [ConsoleAssetsController, ...CONSOLE_PAGES, ConsoleNotFoundController],
   providers: [ConsoleSession, ConsoleTenantResolver, ConsoleGuard, ConsoleFilter, ConsoleResponder, PasskeySupport, ...PRESENTERS],
 })

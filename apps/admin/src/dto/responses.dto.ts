@@ -10,6 +10,9 @@ export class UserResponse {
   @ApiProperty({ enum: ['active', 'disabled'] }) status: string;
   @ApiProperty() mustChangePassword: boolean;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) lockedUntil: string | null;
+  @ApiProperty({ minimum: 0, description: 'Failed sign-ins in a row (what locks the account)' }) failedSignIns: number;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Last sign-in with the right password' })
+  lastSignInAt: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
   @ApiPropertyOptional({ description: 'A one-time password, only in the answer that creates it (password or mode "generate"): shown once' })

@@ -98,7 +98,7 @@ export function certificateForm(input: {
       csrf: input.csrf,
       submit: 'Add the certificate',
       aside: html`<a href="${input.back}">Cancel</a>`,
-      body: html`${textareaField({ name: 'certificate', label: 'Certificate (PEM)', hint: 'From -----BEGIN CERTIFICATE----- to -----END CERTIFICATE-----.', value: values.certificate, error: errors.certificate, rows: 10, className: 'mono', required: true })}
+      body: html`${textareaField({ name: 'certificate', label: 'Certificate (PEM)', hint: 'From -----BEGIN CERTIFICATE----- to -----END CERTIFICATE-----.', value: values.certificate, error: errors.certificate, rows: 10, className: 'mono', verbatim: true, required: true })}
       ${inputField({ name: 'displayName', label: 'Description (optional)', value: values.displayName, error: errors.displayName, maxlength: 200 })}`,
     })}`;
 }

@@ -6,7 +6,9 @@ import { HandoverError } from '@gatehouse/handovers';
 import { InvitationError } from '@gatehouse/invitations';
 import { MailError } from '@gatehouse/mail';
 import { StaffError, StaffErrorCode } from '@gatehouse/provisioning';
+import { AccessRequestError } from '@gatehouse/requests';
 import { TenantError } from '@gatehouse/tenants';
+import { accessRequestStatus, handoverStatus } from '../../problem/access-problems.js';
 import {
   accountStatus,
   apiStatus,
@@ -16,7 +18,6 @@ import {
   mailStatus,
   tenantStatus,
 } from '../../problem/problem.filter.js';
-import { handoverStatus } from '../../problem/access-problems.js';
 
 function unmapped(code: never): never {
   throw new Error(`unmapped console error code ${String(code)}`);
@@ -64,6 +65,7 @@ export function domainErrorStatus(error: unknown): number | null {
   if (error instanceof InvitationError) return invitationStatus(error.code);
   if (error instanceof MailError) return mailStatus(error.code);
   if (error instanceof TenantError) return tenantStatus(error.code);
+  if (error instanceof AccessRequestError) return accessRequestStatus(error.code);
   if (error instanceof HandoverError) return handoverStatus(error.code);
   return null;
 }
