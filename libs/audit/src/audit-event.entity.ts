@@ -49,4 +49,8 @@ export class AuditEvent {
 
   @Column({ type: 'text', nullable: true })
   requestId: string | null;
+
+  /** Where the request that made the change came from; `null` for the system and for older events. */
+  @Column({ type: 'text', nullable: true })
+  sourceAddress: string | null;
 }

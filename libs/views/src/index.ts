@@ -7,3 +7,4 @@ export * from './tables.js';
 export * from './layout.js';
 export * from './qr.js';
 export * from './script.js';
+export * from './csv.js';

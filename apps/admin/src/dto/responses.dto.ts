@@ -90,6 +90,8 @@ export class AuditEventResponse {
   @ApiProperty({ type: String, nullable: true }) targetId: string | null;
   @ApiProperty({ type: 'object', additionalProperties: true }) details: Record<string, unknown>;
   @ApiProperty({ type: String, nullable: true }) requestId: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Address the change came from; null for the system and older events' })
+  sourceAddress: string | null;
 }
 
 function pageOf<T>(item: new () => T, name: string) {
@@ -104,4 +106,10 @@ function pageOf<T>(item: new () => T, name: string) {
 export const UserPage = pageOf(UserResponse, 'UserPage');
 export const ApiPage = pageOf(ProtectedApiResponse, 'ApiPage');
 export const ClientPage = pageOf(ClientResponse, 'ClientPage');
-export const AuditEventPage = pageOf(AuditEventResponse, 'AuditEventPage');
+export class AuditEventPage {
+  @ApiProperty({ type: [AuditEventResponse] }) items: AuditEventResponse[];
+  @ApiProperty({ type: String, nullable: true, description: 'Pass as `cursor` for older events; null on the oldest page' })
+  nextCursor: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Pass as `before` for newer events; null on the newest page' })
+  prevCursor: string | null;
+}

@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsEmpty, IsIn, IsInt, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { SIGNING_ALGORITHMS, type SigningAlgorithm } from '@gatehouse/tenants';
 import { Optional, QueryIsoDate } from './decorators.js';
 import { PageQueryDto } from './page.dto.js';
@@ -51,4 +51,20 @@ export class AuditQueryDto extends PageQueryDto {
   @Optional()
   @QueryIsoDate()
   since?: Date;
+
+  @ApiPropertyOptional({ type: String, format: 'date-time', description: 'ISO 8601; events strictly before it' })
+  @Optional()
+  @QueryIsoDate()
+  until?: Date;
+
+  @ApiPropertyOptional({
+    description:
+      'Opaque cursor (`prevCursor` of a page): the page of events just newer than it. `cursor` goes to older events, `before` to newer ones; not both.',
+  })
+  @ValidateIf((query: AuditQueryDto) => query.cursor !== undefined && query.before !== undefined)
+  @IsEmpty({ message: 'before cannot be combined with cursor: pass one of them' })
+  @Optional()
+  @IsString()
+  @MaxLength(200)
+  before?: string;
 }

@@ -1,6 +1,7 @@
 import { AccountError, MfaError, MfaErrorCode } from '@gatehouse/accounts';
 import { ApiError } from '@gatehouse/apis';
 import { ClientError } from '@gatehouse/clients';
+import { InvalidCursorError } from '@gatehouse/database';
 import { DocError } from '@gatehouse/docs';
 import { InvitationError } from '@gatehouse/invitations';
 import { MailError } from '@gatehouse/mail';
@@ -62,5 +63,6 @@ export function domainErrorStatus(error: unknown): number | null {
   if (error instanceof InvitationError) return invitationStatus(error.code);
   if (error instanceof MailError) return mailStatus(error.code);
   if (error instanceof TenantError) return tenantStatus(error.code);
+  if (error instanceof InvalidCursorError) return 400;
   return null;
 }

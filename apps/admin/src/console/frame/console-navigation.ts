@@ -20,6 +20,7 @@ export interface ConsoleSection {
  */
 export const CONSOLE_SECTIONS: ConsoleSection[] = [
   { label: 'Overview', path: '', permission: null },
+  { label: 'Audit', path: 'audit', permission: 'Audit.Read' },
   { label: 'Staff', path: 'staff', permission: 'Tenant.Manage' },
 ];
 
