@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import type { Actor } from './actor.js';
 import { AuditRepository } from './audit.repository.js';
-import { type Page, type PageRequest, decodeCursor, encodeCursor, pageSize, toPage } from '@gatehouse/database';
+import { type PageRequest, type TwoWayPage, twoWayPage } from '@gatehouse/database';
 import type { AuditEvent } from './audit-event.entity.js';
 import { redactDetails } from './redact.js';
 
@@ -29,9 +29,7 @@ export interface AuditFilter extends PageRequest {
 }
 
 /** A page of the log with cursors both ways: `prevCursor` (pass as `before`) is `null` on the newest page. */
-export interface AuditPage extends Page<AuditEventView> {
-  prevCursor: string | null;
-}
+export type AuditPage = TwoWayPage<AuditEventView>;
 
 /** At most this many events go into one export (the newest of the filter). */
 export const AUDIT_EXPORT_LIMIT = 10_000;
@@ -73,21 +71,8 @@ export class AuditService {
    * ones (a `before` page that reaches the newest event is the first page).
    */
   async list(tenantId: string, filter: AuditFilter): Promise<AuditPage> {
-    const size = pageSize(filter.limit);
-    const before = filter.cursor ? undefined : decodeCursor(filter.before);
     const query = { tenantId, actor: filter.actor, action: filter.action, target: filter.target, since: filter.since, until: filter.until };
-    if (before) {
-      const newer = await this.events.find({ ...query, before, take: size + 1 });
-      if (newer.length > size) {
-        const items = newer.slice(0, size).reverse();
-        return { items: items.map(view), nextCursor: encodeCursor(position(items[size - 1]!)), prevCursor: encodeCursor(position(items[0]!)) };
-      }
-      return this.list(tenantId, { ...filter, before: undefined });
-    }
-    const rows = await this.events.find({ ...query, after: decodeCursor(filter.cursor), take: size + 1 });
-    const page = toPage(rows, size, position, view);
-    const first = rows[0];
-    return { ...page, prevCursor: filter.cursor ? (first ? encodeCursor(position(first)) : filter.cursor) : null };
+    return twoWayPage(filter, (range) => this.events.find({ ...query, ...range }), position, view);
   }
 
   /** The filtered log for an export, newest first, page by page, at most {@link AUDIT_EXPORT_LIMIT} events. */

@@ -3,6 +3,9 @@ import { Tenant } from '@gatehouse/tenants';
 
 export type EmailStatus = 'queued' | 'sending' | 'sent' | 'failed' | 'abandoned';
 export const EMAIL_STATUSES: EmailStatus[] = ['queued', 'sending', 'sent', 'failed', 'abandoned'];
+/** The outbox list's order: as queued (`oldest` first, the API's default) or `newest` first. */
+export type EmailOrder = 'oldest' | 'newest';
+export const EMAIL_ORDERS: EmailOrder[] = ['oldest', 'newest'];
 
 /**
  * The transactional outbox: a row is written in the transaction of the change that causes the

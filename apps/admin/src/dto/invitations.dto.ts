@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
-import { EMAIL_STATUSES, type EmailStatus } from '@gatehouse/mail';
+import { EMAIL_ORDERS, EMAIL_STATUSES, type EmailOrder, type EmailStatus } from '@gatehouse/mail';
 import { INVITATION_STATUSES, type InvitationStatus } from '@gatehouse/invitations';
 import { SLUG } from './docs.dto.js';
-import { PageQueryDto } from './page.dto.js';
+import { PageQueryDto, TwoWayPageQueryDto } from './page.dto.js';
 import { Optional } from './decorators.js';
 
 /** How long the link is valid, from now: hours, or minutes for a short-lived one (not both). */
@@ -49,9 +49,14 @@ export class InvitationQueryDto extends PageQueryDto {
   status?: InvitationStatus;
 }
 
-export class EmailQueryDto extends PageQueryDto {
+export class EmailQueryDto extends TwoWayPageQueryDto {
   @ApiPropertyOptional({ enum: EMAIL_STATUSES })
   @Optional()
   @IsIn(EMAIL_STATUSES)
   status?: EmailStatus;
+
+  @ApiPropertyOptional({ enum: EMAIL_ORDERS, default: 'oldest', description: 'As queued (oldest first) or newest first' })
+  @Optional()
+  @IsIn(EMAIL_ORDERS)
+  order?: EmailOrder;
 }

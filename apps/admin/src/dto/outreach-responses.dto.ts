@@ -63,5 +63,8 @@ export class EmailResponse {
 
 export class EmailPage {
   @ApiProperty({ type: [EmailResponse] }) items: EmailResponse[];
-  @ApiProperty({ type: String, nullable: true }) nextCursor: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Pass as `cursor` for the next page; null on the last' })
+  nextCursor: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Pass as `before` for the previous page; null on the first' })
+  prevCursor: string | null;
 }

@@ -1,8 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEmpty, IsIn, IsInt, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { IsIn, IsInt, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { SIGNING_ALGORITHMS, type SigningAlgorithm } from '@gatehouse/tenants';
 import { Optional, QueryIsoDate } from './decorators.js';
-import { PageQueryDto } from './page.dto.js';
+import { TwoWayPageQueryDto } from './page.dto.js';
 
 export class UpdateTenantDto {
   @ApiPropertyOptional({ enum: SIGNING_ALGORITHMS })
@@ -27,7 +27,8 @@ export class UpdateTenantDto {
 
 const ACTION = /^[a-z0-9._*-]+$/;
 
-export class AuditQueryDto extends PageQueryDto {
+/** Newest first: `cursor` pages to older events, `before` to newer ones. */
+export class AuditQueryDto extends TwoWayPageQueryDto {
   @ApiPropertyOptional({ description: 'User id or client id of the actor' })
   @Optional()
   @IsString()
@@ -56,15 +57,4 @@ export class AuditQueryDto extends PageQueryDto {
   @Optional()
   @QueryIsoDate()
   until?: Date;
-
-  @ApiPropertyOptional({
-    description:
-      'Opaque cursor (`prevCursor` of a page): the page of events just newer than it. `cursor` goes to older events, `before` to newer ones; not both.',
-  })
-  @ValidateIf((query: AuditQueryDto) => query.cursor !== undefined && query.before !== undefined)
-  @IsEmpty({ message: 'before cannot be combined with cursor: pass one of them' })
-  @Optional()
-  @IsString()
-  @MaxLength(200)
-  before?: string;
 }

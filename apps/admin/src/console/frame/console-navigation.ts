@@ -20,6 +20,8 @@ export interface ConsoleSection {
  */
 export const CONSOLE_SECTIONS: ConsoleSection[] = [
   { label: 'Overview', path: '', permission: null },
+  { label: 'Documentation', path: 'docs', permission: 'Docs.Manage' },
+  { label: 'Email', path: 'email', permission: 'Invitations.Manage', count: (q) => q.abandonedMail, countLabel: 'abandoned' },
   { label: 'Audit', path: 'audit', permission: 'Audit.Read' },
   { label: 'Staff', path: 'staff', permission: 'Tenant.Manage' },
 ];
