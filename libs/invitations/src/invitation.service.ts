@@ -63,10 +63,11 @@ export class InvitationService {
     return tx ? work(tx) : this.dataSource.transaction(work);
   }
 
-  async list(tenantId: string, filter: PageRequest & { status?: InvitationStatus }): Promise<Page<InvitationView>> {
+  async list(tenantId: string, filter: PageRequest & { status?: InvitationStatus; section?: string }): Promise<Page<InvitationView>> {
     const size = pageSize(filter.limit);
     const rows = await this.invitations.page(tenantId, {
       status: filter.status,
+      section: filter.section,
       after: decodeCursor(filter.cursor),
       take: size + 1,
     });

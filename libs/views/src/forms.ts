@@ -98,6 +98,21 @@ export function secretField(field: SecretField): SafeHtml {
   return around(field, control);
 }
 
+/** Several lines of text (a Markdown body): the value typed is kept when the form comes back. */
+export function textareaField(field: FieldBase & { value?: string; rows?: number; maxlength?: number; className?: string }): SafeHtml {
+  const { id } = ids(field);
+  const control = html`<textarea
+    id="${id}"
+    name="${field.name}"
+    rows="${field.rows ?? 12}"
+    ${field.className ? html`class="${field.className}"` : ''}
+    ${field.maxlength ? html`maxlength="${field.maxlength}"` : ''}
+    ${field.required ? html`required` : ''}${aria(field)}
+  >${field.value ?? ''}</textarea
+  >`;
+  return around(field, control);
+}
+
 /** A six-digit code (or a recovery code) from an authenticator app. */
 export function codeField(field: FieldBase & { autofocus?: boolean; value?: string }): SafeHtml {
   return inputField({

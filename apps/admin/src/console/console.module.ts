@@ -3,6 +3,8 @@ import cookieParser from 'cookie-parser';
 import { urlencoded } from 'express';
 import { AccountsModule } from '@gatehouse/accounts';
 import { AuditModule } from '@gatehouse/audit';
+import { DocsModule } from '@gatehouse/docs';
+import { InvitationsModule } from '@gatehouse/invitations';
 import { MailModule } from '@gatehouse/mail';
 import { ProvisioningModule } from '@gatehouse/provisioning';
 import { SessionsModule } from '@gatehouse/sessions';
@@ -12,6 +14,8 @@ import { AccountController } from './account/account.controller.js';
 import { AccountPresenter } from './account/account.presenter.js';
 import { AuditConsoleController } from './audit/audit.controller.js';
 import { AuditPresenter } from './audit/audit.presenter.js';
+import { DocsConsoleController } from './docs/docs.controller.js';
+import { DocsPresenter } from './docs/docs.presenter.js';
 import { EmailConsoleController } from './email/email.controller.js';
 import { EmailPresenter } from './email/email.presenter.js';
 import { ConsoleAssetsController } from './frame/console-assets.controller.js';
@@ -33,9 +37,9 @@ import { StaffController } from './staff/staff.controller.js';
 import { StaffPresenter } from './staff/staff.presenter.js';
 
 /** The console's page groups, in the order their routes are tried. A new group adds its controller here. */
-export const CONSOLE_PAGES = [SignInController, OverviewController, StaffController, AccountController, EmailConsoleController, AuditConsoleController];
+export const CONSOLE_PAGES = [SignInController, OverviewController, StaffController, AccountController, DocsConsoleController, EmailConsoleController, AuditConsoleController];
 
-const PRESENTERS = [SignInFlow, EnrolmentFlow, PasskeySignInFlow, OverviewPresenter, StaffPresenter, AccountPresenter, EmailPresenter, AuditPresenter];
+const PRESENTERS = [SignInFlow, EnrolmentFlow, PasskeySignInFlow, OverviewPresenter, StaffPresenter, AccountPresenter, DocsPresenter, EmailPresenter, AuditPresenter];
 
 /**
  * The operators' console (`/console`, `/t/{tenant}/console`): server-rendered pages on the admin
@@ -43,7 +47,7 @@ const PRESENTERS = [SignInFlow, EnrolmentFlow, PasskeySignInFlow, OverviewPresen
  * routes only (the admin app parses JSON for its API and nothing else).
  */
 @Module({
-  imports: [AccountsModule, AuditModule, MailModule, SessionsModule, TenantsModule, WorkQueuesModule, ProvisioningModule],
+  imports: [AccountsModule, AuditModule, DocsModule, InvitationsModule, MailModule, SessionsModule, TenantsModule, WorkQueuesModule, ProvisioningModule],
   controllers: [ConsoleAssetsController, ...CONSOLE_PAGES, ConsoleNotFoundController],
   providers: [ConsoleSession, ConsoleTenantResolver, ConsoleGuard, ConsoleFilter, ConsoleResponder, PasskeySupport, ...PRESENTERS],
 })

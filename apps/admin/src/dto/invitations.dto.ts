@@ -47,6 +47,12 @@ export class InvitationQueryDto extends PageQueryDto {
   @Optional()
   @IsIn(INVITATION_STATUSES)
   status?: InvitationStatus;
+
+  @ApiPropertyOptional({ description: 'Only invitations that open this documentation section (slug)', pattern: SLUG.source })
+  @Optional()
+  @IsString()
+  @Matches(SLUG, { message: 'section must be a section slug' })
+  section?: string;
 }
 
 export class EmailQueryDto extends TwoWayPageQueryDto {
