@@ -127,6 +127,9 @@ describe('console: audit', () => {
     const [event] = await db.query(`SELECT actor_id, actor_client_id, source_address FROM audit_events WHERE action = 'user.staff_invited'`);
     expect(event).toMatchObject({ actor_id: ada.id, actor_client_id: null });
     expect(event.source_address).toMatch(/127\.0\.0\.1$/);
+    const logins = await db.query(`SELECT source_address FROM audit_events WHERE action = 'user.login.succeeded' AND actor_id = $1`, [ada.id]);
+    expect(logins.length).toBeGreaterThan(0);
+    for (const login of logins) expect(login.source_address).toMatch(/127\.0\.0\.1$/);
   });
 
   it('is only for roles that read the audit log: the sidebar and a forced URL', async () => {

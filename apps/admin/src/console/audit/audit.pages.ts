@@ -57,7 +57,7 @@ function columns(path: string, filters: AuditFilters, names: ReadonlyMap<string,
 }
 
 function filtersForm(path: string, filters: AuditFilters, errors: FieldErrors): SafeHtml {
-  const time = 'UTC: 2026-11-01 or 2026-11-01T14:00';
+  const time = 'UTC, e.g. 2026-11-01 14:00';
   return filterForm({
     action: path,
     fields: [

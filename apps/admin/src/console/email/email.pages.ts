@@ -13,8 +13,15 @@ export function isRetryable(email: EmailView): boolean {
   return RETRYABLE.includes(email.status);
 }
 
+/** When the next attempt is: a time to come, or due now (the next delivery run takes it). */
+function nextAttempt(at: string | null): SafeHtml | '' {
+  if (!at) return '';
+  const due = new Date(at);
+  return due.getTime() > Date.now() ? html`Next attempt ${timeTag(due)}` : html`Due now: the next delivery run sends it`;
+}
+
 function progress(email: EmailView): SafeHtml {
-  const next = email.nextAttemptAt ? html`Next attempt ${timeTag(new Date(email.nextAttemptAt))}` : '';
+  const next = nextAttempt(email.nextAttemptAt);
   const sent = email.sentAt ? html`Sent ${timeTag(new Date(email.sentAt))}` : '';
   const error = email.lastError ? html`<span class="hint">Last error: ${email.lastError}</span>` : '';
   return html`${sent}${next}${(sent || next) && error ? html`<br />` : ''}${error}${!sent && !next && !error ? '—' : ''}`;

@@ -45,8 +45,9 @@ export class EmailPresenter {
   async retry(who: ConsolePrincipal, id: string): Promise<ConsoleResult> {
     try {
       const email = await this.emails.retry(who.tenantId, who, id);
-      const next = email.nextAttemptAt ? ` The next attempt is ${when(new Date(email.nextAttemptAt))}.` : '';
-      return { redirect: `${who.base}/email/${id}`, flash: { kind: 'success', text: `The mail to ${email.to} is queued again.${next}` } };
+      const at = email.nextAttemptAt ? new Date(email.nextAttemptAt) : new Date();
+      const next = at.getTime() > Date.now() ? `The next attempt is ${when(at)}.` : 'The next delivery run sends it.';
+      return { redirect: `${who.base}/email/${id}`, flash: { kind: 'success', text: `The mail to ${email.to} is queued again. ${next}` } };
     } catch (error) {
       if (error instanceof MailError && error.code === MailErrorCode.NotRetryable) {
         return this.detail(who, id, `${error.message} Only a failed or abandoned mail can be sent again.`);
