@@ -2,12 +2,10 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminFixtures } from './support/admin-fixtures.js';
-import { type ConsoleApp, type ConsoleFixtures, type StaffMember, csrfOf, formBody, startConsoleApp } from './support/console.js';
+import { type ConsoleApp, type ConsoleFixtures, type StaffMember, csrfOf, formBody, pagerLink, startConsoleApp } from './support/console.js';
 
 const SEEDED = 70;
 const subjectsOf = (page: string) => [...page.matchAll(/<a href="\/console\/email\/[0-9a-f-]{36}">([^<]+)<\/a>/g)].map((m) => m[1]!);
-const linkOf = (page: string, rel: 'prev' | 'next') =>
-  new RegExp(`<a href="([^"]+)" rel="${rel}">`).exec(page)?.[1]?.replace(/&amp;/g, '&');
 
 /** The Email page group over HTTP: the outbox by status, paging both ways, detail without body, retry as REST does it. */
 describe('console: email', () => {
@@ -50,11 +48,11 @@ describe('console: email', () => {
     expect(rows).toHaveLength(50);
     expect(rows[0]).toBe(seeded(SEEDED));
     expect(first.text).toContain('550 mailbox unavailable');
-    expect(linkOf(first.text, 'prev')).toBeUndefined();
-    const older = await agent.get(linkOf(first.text, 'next')!).expect(200);
+    expect(pagerLink(first.text, 'prev')).toBeUndefined();
+    const older = await agent.get(pagerLink(first.text, 'next')!).expect(200);
     expect(subjectsOf(older.text)).toEqual(Array.from({ length: 20 }, (_, i) => seeded(20 - i)));
-    expect(linkOf(older.text, 'next')).toBeUndefined();
-    const back = await agent.get(linkOf(older.text, 'prev')!).expect(200);
+    expect(pagerLink(older.text, 'next')).toBeUndefined();
+    const back = await agent.get(pagerLink(older.text, 'prev')!).expect(200);
     expect(subjectsOf(back.text)).toEqual(rows);
 
     const abandoned = await agent.get('/console/email?status=abandoned').expect(200);

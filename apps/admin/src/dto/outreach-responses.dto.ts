@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { twoWayPageOf } from './responses.dto.js';
 
 /** OpenAPI shapes of documentation sections, invitations and outbox mails. */
 export class DocSectionResponse {
@@ -61,10 +62,4 @@ export class EmailResponse {
   @ApiProperty({ format: 'date-time' }) createdAt: string;
 }
 
-export class EmailPage {
-  @ApiProperty({ type: [EmailResponse] }) items: EmailResponse[];
-  @ApiProperty({ type: String, nullable: true, description: 'Pass as `cursor` for the next page; null on the last' })
-  nextCursor: string | null;
-  @ApiProperty({ type: String, nullable: true, description: 'Pass as `before` for the previous page; null on the first' })
-  prevCursor: string | null;
-}
+export const EmailPage = twoWayPageOf(EmailResponse, 'EmailPage');

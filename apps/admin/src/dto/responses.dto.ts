@@ -106,10 +106,18 @@ function pageOf<T>(item: new () => T, name: string) {
 export const UserPage = pageOf(UserResponse, 'UserPage');
 export const ApiPage = pageOf(ProtectedApiResponse, 'ApiPage');
 export const ClientPage = pageOf(ClientResponse, 'ClientPage');
-export class AuditEventPage {
-  @ApiProperty({ type: [AuditEventResponse] }) items: AuditEventResponse[];
-  @ApiProperty({ type: String, nullable: true, description: 'Pass as `cursor` for older events; null on the oldest page' })
-  nextCursor: string | null;
-  @ApiProperty({ type: String, nullable: true, description: 'Pass as `before` for newer events; null on the newest page' })
-  prevCursor: string | null;
+/** A page of a list paged both ways: `nextCursor` (pass as `cursor`) onwards, `prevCursor` (pass as `before`) back. */
+export function twoWayPageOf<T>(item: new () => T, name: string) {
+  class TwoWayPageResponse {
+    @ApiProperty({ type: [item] }) items: T[];
+    @ApiProperty({ type: String, nullable: true, description: 'Pass as `cursor` for the next page; null on the last' })
+    nextCursor: string | null;
+    @ApiProperty({ type: String, nullable: true, description: 'Pass as `before` for the previous page; null on the first' })
+    prevCursor: string | null;
+  }
+  Object.defineProperty(TwoWayPageResponse, 'name', { value: name });
+  return TwoWayPageResponse;
 }
+
+/** Newest first: the next page holds older events, the previous page newer ones. */
+export const AuditEventPage = twoWayPageOf(AuditEventResponse, 'AuditEventPage');

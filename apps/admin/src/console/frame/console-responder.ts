@@ -109,8 +109,13 @@ async function download(res: Response, file: ConsoleDownload['download']): Promi
   res.setHeader('Content-Disposition', `attachment; filename="${file.filename}"`);
   res.setHeader('Cache-Control', 'no-store');
   res.setHeader('X-Content-Type-Options', 'nosniff');
-  for await (const chunk of file.chunks) {
-    if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve));
+  try {
+    for await (const chunk of file.chunks) {
+      if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve));
+    }
+  } catch (error) {
+    res.destroy(); // a half-written file must not look complete: the download fails visibly
+    throw error;
   }
   res.end();
 }
