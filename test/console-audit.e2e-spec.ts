@@ -141,6 +141,8 @@ describe('console: audit', () => {
     expect(csv.headers['content-type']).toMatch(/^text\/html/);
     const reader = await staff.signIn(auditor);
     expect((await reader.get('/console').expect(200)).text).toContain('href="/console/audit"');
+    const byPath = await reader.get('/t/acme/console/audit?action=demo.*').expect(200);
+    expect(pagerLink(byPath.text, 'next')).toMatch(/^\/t\/acme\/console\/audit\?action=demo\.\*&cursor=/);
   });
 
   describe('REST: GET /admin/v1/audit-events pages both ways', () => {
