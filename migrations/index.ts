@@ -11,6 +11,7 @@ import { ConsoleSessionsAndWorkQueues1795435926596 } from './1795435926596-Conso
 import { StaffPasskeys1795439309639 } from './1795439309639-StaffPasskeys.js';
 import { StaffListIndex1795439854315 } from './1795439854315-StaffListIndex.js';
 import { AuditSourceAddress1795447054096 } from './1795447054096-AuditSourceAddress.js';
+import { KeysetPageIndexes1795449144630 } from './1795449144630-KeysetPageIndexes.js';
 
 /** Every migration, in order. Listed explicitly: a glob would load some files twice. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   StaffPasskeys1795439309639,
   StaffListIndex1795439854315,
   AuditSourceAddress1795447054096,
+  KeysetPageIndexes1795449144630,
 ];

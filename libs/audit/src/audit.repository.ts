@@ -18,7 +18,10 @@ export interface AuditQuery {
   take: number;
 }
 
-const POSITION = `(date_trunc('milliseconds', e.occurred_at), e.id)`;
+/** The keyset position, exactly as `audit_events_tenant_position_idx` indexes it. */
+const AT = `date_trunc('milliseconds', e.occurred_at AT TIME ZONE 'UTC')`;
+const POSITION = `(${AT}, e.id)`;
+const utcParam = (name: string) => `(CAST(:${name} AS timestamptz) AT TIME ZONE 'UTC')`;
 const UUID = `'^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'`;
 
 @Injectable()
@@ -46,10 +49,10 @@ export class AuditRepository {
     if (query.target) qb.andWhere('e.target_id = :target', { target: query.target });
     if (query.since) qb.andWhere('e.occurred_at >= :since', { since: query.since });
     if (query.until) qb.andWhere('e.occurred_at < :until', { until: query.until });
-    if (query.after) qb.andWhere(`${POSITION} < (:at, :id)`, { at: query.after.at, id: query.after.id });
-    if (query.before) qb.andWhere(`${POSITION} > (:bat, :bid)`, { bat: query.before.at, bid: query.before.id });
+    if (query.after) qb.andWhere(`${POSITION} < (${utcParam('at')}, :id)`, { at: query.after.at, id: query.after.id });
+    if (query.before) qb.andWhere(`${POSITION} > (${utcParam('bat')}, :bid)`, { bat: query.before.at, bid: query.before.id });
     const order = query.before ? 'ASC' : 'DESC';
-    return qb.orderBy(`date_trunc('milliseconds', e.occurred_at)`, order).addOrderBy('e.id', order).take(query.take).getMany();
+    return qb.orderBy(AT, order).addOrderBy('e.id', order).take(query.take).getMany();
   }
 
   /** Display names of this tenant's users among `ids` (actor ids that are not user ids are skipped). */

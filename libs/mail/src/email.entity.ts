@@ -14,6 +14,8 @@ export const EMAIL_ORDERS: EmailOrder[] = ['oldest', 'newest'];
  */
 @Entity({ name: 'emails' })
 @Index('emails_tenant_created_idx', ['tenantId', 'createdAt', 'id'])
+/** (tenant, creation to the ms in UTC, id): the keyset position of the outbox list; an expression index, made by a migration. */
+@Index('emails_tenant_position_idx', { synchronize: false })
 @Index('emails_due_idx', ['nextAttemptAt'], { where: `"status" IN ('queued', 'failed')` })
 @Index('emails_claimed_idx', ['lockedUntil'], { where: `"status" = 'sending'` })
 @Index('emails_tenant_abandoned_idx', ['tenantId'], { where: `"status" = 'abandoned'` })

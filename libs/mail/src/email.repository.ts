@@ -155,11 +155,13 @@ export class EmailRepository {
     if (query.status) qb.andWhere('e.status = :status', { status: query.status });
     const forward = query.order === 'oldest' ? '>' : '<';
     const backward = query.order === 'oldest' ? '<' : '>';
-    const position = `(date_trunc('milliseconds', e.created_at), e.id)`;
-    if (query.after) qb.andWhere(`${position} ${forward} (:at, :id)`, { at: query.after.at, id: query.after.id });
-    if (query.before) qb.andWhere(`${position} ${backward} (:at, :id)`, { at: query.before.at, id: query.before.id });
+    // Exactly the expression of `emails_tenant_position_idx`: each page is one index range scan.
+    const at = `date_trunc('milliseconds', e.created_at AT TIME ZONE 'UTC')`;
+    const cursor = `(CAST(:at AS timestamptz) AT TIME ZONE 'UTC')`;
+    if (query.after) qb.andWhere(`(${at}, e.id) ${forward} (${cursor}, :id)`, { at: query.after.at, id: query.after.id });
+    if (query.before) qb.andWhere(`(${at}, e.id) ${backward} (${cursor}, :id)`, { at: query.before.at, id: query.before.id });
     const ascending = (query.order === 'oldest') !== Boolean(query.before);
     const direction = ascending ? 'ASC' : 'DESC';
-    return qb.orderBy(`date_trunc('milliseconds', e.created_at)`, direction).addOrderBy('e.id', direction).take(query.take).getMany();
+    return qb.orderBy(at, direction).addOrderBy('e.id', direction).take(query.take).getMany();
   }
 }
