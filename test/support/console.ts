@@ -14,6 +14,9 @@ import { authenticatorApp } from './totp.js';
 
 export const STAFF_PASSWORD = 'amber lanterns over quiet harbours';
 export const csrfOf = (body: string) => /name="_csrf" value="([^"]+)"/.exec(body)?.[1] ?? '';
+/** The "Newer" (`prev`) or "Older" (`next`) link of a paged console list, decoded. */
+export const pagerLink = (page: string, rel: 'prev' | 'next') =>
+  new RegExp(`<a href="([^"]+)" rel="${rel}">`).exec(page)?.[1]?.replace(/&amp;/g, '&');
 
 export interface StaffMember {
   id: string;

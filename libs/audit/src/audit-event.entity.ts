@@ -6,6 +6,8 @@ export type ActorType = 'user' | 'client' | 'system';
 /** Append-only: rows are inserted in the transaction of the change they record, never updated. */
 @Entity({ name: 'audit_events' })
 @Index('audit_events_tenant_time_idx', ['tenantId', 'occurredAt', 'id'])
+/** (tenant, time to the ms in UTC, id): the keyset position of the log's pages; an expression index, made by a migration. */
+@Index('audit_events_tenant_position_idx', { synchronize: false })
 @Index('audit_events_tenant_action_idx', ['tenantId', 'action'])
 @Index('audit_events_tenant_target_idx', ['tenantId', 'targetId'])
 @Index('audit_events_tenant_actor_idx', ['tenantId', 'actorId'])
@@ -49,4 +51,8 @@ export class AuditEvent {
 
   @Column({ type: 'text', nullable: true })
   requestId: string | null;
+
+  /** Where the request that made the change came from; `null` for the system and for older events. */
+  @Column({ type: 'text', nullable: true })
+  sourceAddress: string | null;
 }

@@ -8,3 +8,4 @@ export * from './layout.js';
 export * from './qr.js';
 export * from './script.js';
 export * from './snippets.js';
+export * from './csv.js';

@@ -8,6 +8,7 @@ import { ClientsModule } from '@gatehouse/clients';
 import { DocsModule } from '@gatehouse/docs';
 import { HandoversModule } from '@gatehouse/handovers';
 import { InvitationsModule } from '@gatehouse/invitations';
+import { MailModule } from '@gatehouse/mail';
 import { AccessProvisioningModule, ProvisioningModule } from '@gatehouse/provisioning';
 import { SessionsModule } from '@gatehouse/sessions';
 import { TenantsModule } from '@gatehouse/tenants';
@@ -21,6 +22,12 @@ import { ClientDetail } from './clients/client-detail.js';
 import { ClientHandoversPresenter } from './clients/client-handovers.presenter.js';
 import { ClientsController } from './clients/clients.controller.js';
 import { ClientsPresenter } from './clients/clients.presenter.js';
+import { AuditConsoleController } from './audit/audit.controller.js';
+import { AuditPresenter } from './audit/audit.presenter.js';
+import { DocsConsoleController } from './docs/docs.controller.js';
+import { DocsPresenter } from './docs/docs.presenter.js';
+import { EmailConsoleController } from './email/email.controller.js';
+import { EmailPresenter } from './email/email.presenter.js';
 import { ConsoleAssetsController } from './frame/console-assets.controller.js';
 import { ConsoleFilter } from './frame/console.filter.js';
 import { ConsoleGuard } from './frame/console.guard.js';
@@ -52,6 +59,9 @@ export const CONSOLE_PAGES = [
   UsersController,
   ClientsController,
   ApisController,
+  DocsConsoleController,
+  EmailConsoleController,
+  AuditConsoleController,
   StaffController,
   AccountController,
 ];
@@ -71,6 +81,9 @@ const PRESENTERS = [
   ClientHandoversPresenter,
   ClientDetail,
   ApisPresenter,
+  DocsPresenter,
+  EmailPresenter,
+  AuditPresenter,
 ];
 
 /**
@@ -84,6 +97,7 @@ const PRESENTERS = [
     AuditModule,
     DocsModule,
     InvitationsModule,
+    MailModule,
     SessionsModule,
     TenantsModule,
     WorkQueuesModule,
@@ -94,7 +108,15 @@ const PRESENTERS = [
     HandoversModule,
   ],
   controllers: [ConsoleAssetsController, ...CONSOLE_PAGES, ConsoleNotFoundController],
-  providers: [ConsoleSession, ConsoleTenantResolver, ConsoleGuard, ConsoleFilter, ConsoleResponder, PasskeySupport, ...PRESENTERS],
+  providers: [
+    ConsoleSession,
+    ConsoleTenantResolver,
+    ConsoleGuard,
+    ConsoleFilter,
+    ConsoleResponder,
+    PasskeySupport,
+    ...PRESENTERS,
+  ],
 })
 export class ConsoleModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

@@ -93,6 +93,8 @@ export class AuditEventResponse {
   @ApiProperty({ type: String, nullable: true }) targetId: string | null;
   @ApiProperty({ type: 'object', additionalProperties: true }) details: Record<string, unknown>;
   @ApiProperty({ type: String, nullable: true }) requestId: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Address the change came from; null for the system and older events' })
+  sourceAddress: string | null;
 }
 
 function pageOf<T>(item: new () => T, name: string) {
@@ -107,4 +109,18 @@ function pageOf<T>(item: new () => T, name: string) {
 export const UserPage = pageOf(UserResponse, 'UserPage');
 export const ApiPage = pageOf(ProtectedApiResponse, 'ApiPage');
 export const ClientPage = pageOf(ClientResponse, 'ClientPage');
-export const AuditEventPage = pageOf(AuditEventResponse, 'AuditEventPage');
+/** A page of a list paged both ways: `nextCursor` (pass as `cursor`) onwards, `prevCursor` (pass as `before`) back. */
+export function twoWayPageOf<T>(item: new () => T, name: string) {
+  class TwoWayPageResponse {
+    @ApiProperty({ type: [item] }) items: T[];
+    @ApiProperty({ type: String, nullable: true, description: 'Pass as `cursor` for the next page; null on the last' })
+    nextCursor: string | null;
+    @ApiProperty({ type: String, nullable: true, description: 'Pass as `before` for the previous page; null on the first' })
+    prevCursor: string | null;
+  }
+  Object.defineProperty(TwoWayPageResponse, 'name', { value: name });
+  return TwoWayPageResponse;
+}
+
+/** Newest first: the next page holds older events, the previous page newer ones. */
+export const AuditEventPage = twoWayPageOf(AuditEventResponse, 'AuditEventPage');

@@ -1,6 +1,7 @@
 import { AccountError, MfaError, MfaErrorCode } from '@gatehouse/accounts';
 import { ApiError } from '@gatehouse/apis';
 import { ClientError } from '@gatehouse/clients';
+import { InvalidCursorError } from '@gatehouse/database';
 import { DocError } from '@gatehouse/docs';
 import { HandoverError } from '@gatehouse/handovers';
 import { InvitationError } from '@gatehouse/invitations';
@@ -67,5 +68,6 @@ export function domainErrorStatus(error: unknown): number | null {
   if (error instanceof TenantError) return tenantStatus(error.code);
   if (error instanceof AccessRequestError) return accessRequestStatus(error.code);
   if (error instanceof HandoverError) return handoverStatus(error.code);
+  if (error instanceof InvalidCursorError) return 400;
   return null;
 }
