@@ -108,16 +108,10 @@ export function textareaField(
   field: FieldBase & { value?: string; rows?: number; maxlength?: number; className?: string; verbatim?: boolean },
 ): SafeHtml {
   const { id } = ids(field);
-  const control = html`<textarea
-    id="${id}"
-    name="${field.name}"
-    rows="${field.rows ?? 4}"
-    ${field.className ? html`class="${field.className}"` : ''}
-    ${field.maxlength ? html`maxlength="${field.maxlength}"` : ''}
-    ${field.verbatim ? html`autocapitalize="none" spellcheck="false"` : ''}
-    ${field.required ? html`required` : ''}${aria(field)}
-  >
-${field.value ?? ''}</textarea>`;
+  // prettier-ignore
+  const control = html`<textarea id="${id}" name="${field.name}" rows="${field.rows ?? 4}"
+    ${field.className ? html`class="${field.className}"` : ''} ${field.maxlength ? html`maxlength="${field.maxlength}"` : ''}
+    ${field.verbatim ? html`autocapitalize="none" spellcheck="false"` : ''} ${field.required ? html`required` : ''}${aria(field)}>${field.value ?? ''}</textarea>`;
   return around(field, control);
 }
 
