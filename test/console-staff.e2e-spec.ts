@@ -51,6 +51,8 @@ describe('console: staff and my account', () => {
     const [mail] = await sink.waitFor((m) => m.envelopeTo.includes('pat@acme.example'));
     const link = new RegExp(`${origin}(/console/activate/[A-Za-z0-9_-]+)`).exec(mail!.text)![1]!;
     expect(mail!.subject).toBe('Set up your Gatehouse console access');
+    await admin.get(OutboxDeliveryService).deliverDue();
+    expect(sink.messages.filter((m) => m.envelopeTo.includes('pat@acme.example'))).toHaveLength(1); // the console's link only
 
     const pat = request.agent(admin.getHttpServer());
     const form = await pat.get(link).expect(200);

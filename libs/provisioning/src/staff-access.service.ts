@@ -62,7 +62,12 @@ export type LinkDelivery = 'mail' | 'return';
 
 /** A username from an email address: its local part, lower-cased, with only the characters usernames allow. */
 export function usernameFromEmail(email: string): string {
-  return (email.split('@')[0] ?? '').toLowerCase().replace(/[^a-z0-9._-]/g, '-').slice(0, 64) || 'staff';
+  return (
+    (email.split('@')[0] ?? '')
+      .toLowerCase()
+      .replace(/[^a-z0-9._-]/g, '-')
+      .slice(0, 64) || 'staff'
+  );
 }
 
 /**
@@ -99,7 +104,12 @@ export class StaffAccessService {
   }
 
   /** Creates (or finds) the staff member, gives them the role and a one-time console activation link. */
-  async invite(tenant: Tenant, actor: Actor, input: StaffInvitationInput, delivery: LinkDelivery): Promise<StaffInvitation> {
+  async invite(
+    tenant: Tenant,
+    actor: Actor,
+    input: StaffInvitationInput,
+    delivery: LinkDelivery,
+  ): Promise<StaffInvitation> {
     this.requireAdministrator(actor);
     const username = input.username ?? usernameFromEmail(input.email);
     const existing = await this.users.findByUsername(tenant.id, username);
@@ -111,7 +121,19 @@ export class StaffAccessService {
     return this.dataSource.transaction(async (em) => {
       const user = existing
         ? (await this.users.findByUsername(tenant.id, username, em))!
-        : await this.users.create(tenant.id, actor, { username, email: input.email, displayName: input.displayName ?? username, roles: [input.role] }, em);
+        : // No Web UI activation mail beside the console's own link: the person sets the password there.
+          await this.users.create(
+            tenant.id,
+            actor,
+            {
+              username,
+              email: input.email,
+              displayName: input.displayName ?? username,
+              roles: [input.role],
+              password: 'none',
+            },
+            em,
+          );
       const { token, expiresAt } = await this.links.issue(em, { id: user.id, tenantId: tenant.id });
       const activationUrl = `${base}/activate/${token}`;
       if (delivery === 'mail') await this.mail(em, tenant, user, input.role, activationUrl, expiresAt);
@@ -124,7 +146,16 @@ export class StaffAccessService {
         details: { role: input.role, created: !existing, delivery },
       });
       const { id, email, displayName, roles } = user;
-      return { userId: id, username: user.username, email, displayName, roles, created: !existing, activationUrl, expiresAt };
+      return {
+        userId: id,
+        username: user.username,
+        email,
+        displayName,
+        roles,
+        created: !existing,
+        activationUrl,
+        expiresAt,
+      };
     });
   }
 
@@ -154,20 +185,32 @@ export class StaffAccessService {
   }
 
   /** The break-glass path of the command line (`operator reset-mfa`), audited as the system. */
-  async resetSecondFactorByUsername(tenantIdOrSlug: string, username: string): Promise<{ userId: string; tenant: Tenant }> {
+  async resetSecondFactorByUsername(
+    tenantIdOrSlug: string,
+    username: string,
+  ): Promise<{ userId: string; tenant: Tenant }> {
     const tenant = await this.tenant(tenantIdOrSlug);
     const user = await this.repository.findUser(this.dataSource.manager, tenant.id, username);
-    if (!user) throw new StaffError(StaffErrorCode.UserNotFound, `There is no user "${username}" in tenant ${tenant.slug}.`);
+    if (!user)
+      throw new StaffError(StaffErrorCode.UserNotFound, `There is no user "${username}" in tenant ${tenant.slug}.`);
     await this.resetSecondFactor(tenant.id, SYSTEM_ACTOR, user.id);
     return { userId: user.id, tenant };
   }
 
   private requireAdministrator(actor: Actor): void {
-    if (!mayAssignRoles(actor)) throw new AccountError(AccountErrorCode.RolesRequireAdministrator, 'Only an Administrator manages staff.');
+    if (!mayAssignRoles(actor))
+      throw new AccountError(AccountErrorCode.RolesRequireAdministrator, 'Only an Administrator manages staff.');
   }
 
   private async withFactors(tenantId: string, users: User[]): Promise<StaffMemberView[]> {
-    const factors = new Map((await this.factors.summaries(tenantId, users.map((u) => u.id))).map((f) => [f.userId, f]));
+    const factors = new Map(
+      (
+        await this.factors.summaries(
+          tenantId,
+          users.map((u) => u.id),
+        )
+      ).map((f) => [f.userId, f]),
+    );
     return users.map((user) => ({
       id: user.id,
       username: user.username,
@@ -183,13 +226,31 @@ export class StaffAccessService {
 
   private checkSamePerson(user: User, email: string): void {
     if (user.email.toLowerCase() !== email.toLowerCase()) {
-      throw new StaffError(StaffErrorCode.UsernameOfAnother, `The username ${user.username} belongs to someone with another email address; choose another username.`);
+      throw new StaffError(
+        StaffErrorCode.UsernameOfAnother,
+        `The username ${user.username} belongs to someone with another email address; choose another username.`,
+      );
     }
-    if (user.status !== 'active') throw new StaffError(StaffErrorCode.UserDisabled, `${user.username} is disabled; enable the account first.`);
+    if (user.status !== 'active')
+      throw new StaffError(StaffErrorCode.UserDisabled, `${user.username} is disabled; enable the account first.`);
   }
 
-  private async mail(em: EntityManager, tenant: Tenant, user: Pick<User, 'email' | 'displayName' | 'username'>, role: Role, link: string, expiresAt: Date) {
-    const mail = staffInvitationEmail({ displayName: user.displayName, username: user.username, role, organisation: tenant.displayName, link, expiresAt });
+  private async mail(
+    em: EntityManager,
+    tenant: Tenant,
+    user: Pick<User, 'email' | 'displayName' | 'username'>,
+    role: Role,
+    link: string,
+    expiresAt: Date,
+  ) {
+    const mail = staffInvitationEmail({
+      displayName: user.displayName,
+      username: user.username,
+      role,
+      organisation: tenant.displayName,
+      link,
+      expiresAt,
+    });
     await this.outbox.enqueue(em, { tenantId: tenant.id, to: user.email, mail });
   }
 }
