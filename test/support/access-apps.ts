@@ -31,21 +31,27 @@ export class AccessApps {
   fixtures: AdminFixtures;
   tenant: TenantFixture;
   publicUrl: string;
+  /** The admin app's address when it listens (`listenAdmin`), for the console in a browser. */
+  adminUrl: string | undefined;
 
-  async start(overrides: Partial<AppConfig> = {}): Promise<this> {
+  async start(overrides: Partial<AppConfig> = {}, options: { listenAdmin?: boolean } = {}): Promise<this> {
     await this.sink.start();
     this.database = await createTestDatabase();
     const port = await freePort();
     this.publicUrl = `http://127.0.0.1:${port}`;
+    const adminPort = options.listenAdmin ? await freePort() : undefined;
+    this.adminUrl = adminPort ? `http://127.0.0.1:${adminPort}` : undefined;
     this.config = testConfig(this.database.url, {
       publicUrl: this.publicUrl,
       smtpUrl: this.sink.url,
       logLevel: 'info',
+      ...(this.adminUrl ? { adminPublicUrl: this.adminUrl } : {}),
       ...overrides,
     });
     this.identity = await createIdentityApp({ config: this.config, logDestination: this.logs });
     await this.identity.listen(port, '127.0.0.1');
     this.admin = await createAdminApp({ config: this.config, logDestination: this.logs });
+    if (adminPort) await this.admin.listen(adminPort, '127.0.0.1');
     this.dataSource = this.admin.get(DataSource);
     this.fixtures = new AdminFixtures(this.admin, this.config);
     this.tenant = await this.fixtures.tenant('default');
