@@ -153,7 +153,9 @@ describe('console journey: a request decided, equipped and handed over in the co
     await expect(page.getByRole('status').first().textContent()).resolves.toMatch(/approved/i);
     await checkPage(page, shots, 'contact-approved');
     const trail = page.getByRole('region', { name: 'What it produced' });
-    clientId = (await trail.locator('a[href*="/clients/"]').getAttribute('href'))!.split('/').pop()!;
+    const clientLink = trail.getByRole('link', { name: /^Orders sync \(/ });
+    clientId = (await clientLink.getAttribute('href'))!.split('/').pop()!;
+    await expect(trail.textContent()).resolves.toMatch(/Orders sync \([0-9a-f-]{36}\)\s*awaiting scopes/);
     const [client] = await apps.dataSource.query(`SELECT display_name AS name, state FROM api_clients WHERE client_id = $1`, [clientId]);
     expect(client).toEqual({ name: 'Orders sync', state: 'awaiting_scopes' });
     expect(await sidebarCount(page, 'Access requests')).toBe('');
