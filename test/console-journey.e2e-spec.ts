@@ -2,13 +2,15 @@ import { join } from 'node:path';
 import * as oidc from 'openid-client';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccessApps } from './support/access-apps.js';
+import { AccessApps, sendPatsRequest } from './support/access-apps.js';
 import { Screenshots, launchBrowser } from './support/browser.js';
 import { ConsoleFixtures, type StaffMember, signInInBrowser } from './support/console.js';
 import { NARROW, WIDE, checkPage } from './support/page-checks.js';
-import type { SunkMail } from './support/smtp-sink.js';
 
 const PARTNER_PASSWORD = 'seven blue herons over the lake';
+/** Audit rows as comparable lines, in a fixed order. */
+const sorted = (rows: string[][]) => rows.map((row) => row.join(' | ')).sort();
+/** The README's pictures are written here; docs/console-request.png and docs/console-client-390.png are copies. */
 const README_SHOTS = join(import.meta.dirname, '..', 'test-artifacts', 'console-journey');
 
 /**
@@ -42,19 +44,6 @@ describe('console journey: a request decided, equipped and handed over in the co
     return page;
   }
 
-  /** Delivers the outbox as the worker does and returns the mail to `to` whose subject matches. */
-  async function mailTo(to: string, subject: RegExp): Promise<SunkMail> {
-    await apps.deliver();
-    const [mail] = await apps.sink.waitFor((m) => m.envelopeTo.includes(to) && subject.test(m.subject));
-    return mail!;
-  }
-
-  function linkIn(mail: SunkMail, path: string): string {
-    const link = new RegExp(`${publicUrl.replace(/[.:/]/g, '\\$&')}/${path}/[A-Za-z0-9_%-]+`).exec(mail.text)?.[0];
-    expect(link, `a ${path} link in "${mail.subject}"`).toBeTruthy();
-    return link!;
-  }
-
   /** The count the sidebar shows beside an entry ("Access requests 1 waiting for a decision"). */
   async function sidebarCount(page: Page, label: string): Promise<string> {
     const link = page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: new RegExp(`^${label}`) });
@@ -65,19 +54,26 @@ describe('console journey: a request decided, equipped and handed over in the co
     return ((await page.locator('a.card', { hasText: label }).locator('.card-figure').textContent()) ?? '').trim();
   }
 
-  /** Actor, action and source address of each row of the Audit page. */
-  function auditRows(page: Page): Promise<string[][]> {
-    return page.locator('main table tbody tr').evaluateAll((rows) =>
-      rows.map((row) => [...row.querySelectorAll('td')].map((cell) => cell.textContent!.trim())).map((c) => [c[1]!, c[2]!, c[4]!]),
-    );
-  }
-
-  /** The CSV export of the filters shown, downloaded with the browser's session. */
-  async function exportedCsv(page: Page): Promise<string> {
-    const href = await page.getByRole('link', { name: /CSV/ }).getAttribute('href');
+  /**
+   * The Audit page filtered by a target as an Auditor types it: actor, action and source address of
+   * each row (sorted: the rows of one transaction share their time), and the CSV export of the same filter.
+   */
+  async function filteredByTarget(page: Page, target: string, name: string): Promise<{ rows: string[]; csv: string }> {
+    await page.getByLabel('Target').fill(target);
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL((url) => url.searchParams.get('target') === target);
+    await checkPage(page, shots, name);
+    const rows = await page
+      .locator('main table tbody tr')
+      .evaluateAll((trs) =>
+        trs
+          .map((tr) => [...tr.querySelectorAll('td')].map((cell) => cell.textContent!.trim()))
+          .map((c) => [c[1]!, c[2]!, c[4]!]),
+      );
+    const href = await page.getByRole('link', { name: 'Export CSV' }).getAttribute('href');
     const answer = await page.request.get(new URL(href!, page.url()).toString());
     expect(answer.headers()['content-type']).toContain('text/csv');
-    return answer.text();
+    return { rows: sorted(rows), csv: await answer.text() };
   }
 
   beforeAll(async () => {
@@ -92,10 +88,21 @@ describe('console journey: a request decided, equipped and handed over in the co
     audrey = await staff.staff(tenantId, ['Auditor'], { username: 'audrey' });
     // What the tenant already has: a documentation section and an API with a scope (set up through REST).
     const writer = await apps.fixtures.operator(apps.tenant, ['ContactPerson', 'ITDepartment'], 'setup');
-    const section = { slug: 'getting-started', title: 'Getting started', body: '# Welcome\n\nFirst steps with the Orders API.' };
+    const section = {
+      slug: 'getting-started',
+      title: 'Getting started',
+      body: '# Welcome\n\nFirst steps with the Orders API.',
+    };
     expect((await apps.call('post', '/doc-sections', writer.token, section)).status).toBe(201);
     const api = await apps.call('post', '/apis', writer.token, { identifier: 'api://orders', displayName: 'Orders' });
-    expect((await apps.call('post', `/apis/${api.body.id}/scopes`, writer.token, { value: 'Orders.Read', description: 'Read orders' })).status).toBe(201);
+    expect(
+      (
+        await apps.call('post', `/apis/${api.body.id}/scopes`, writer.token, {
+          value: 'Orders.Read',
+          description: 'Read orders',
+        })
+      ).status,
+    ).toBe(201);
     browser = await launchBrowser();
   }, 60_000);
 
@@ -109,21 +116,13 @@ describe('console journey: a request decided, equipped and handed over in the co
     await page.goto(`${publicUrl}/request-access`);
     await checkPage(page, shots, 'request-form');
     await page.getByLabel('Your name').fill('Pat Partner');
-    await page.getByLabel('Your email address').fill('pat@partner.example');
-    await page.getByLabel('Organisation').fill('Partner Ltd');
-    await page.getByLabel('I need a personal account for the documentation').check();
-    await page.getByLabel('Documentation you need').fill('The getting-started guide');
-    await page.getByLabel('Why you need it').fill('I build our integration.');
-    await page.getByLabel('I need API access for a system').check();
-    await page.getByLabel('Name of the system').fill('Orders sync');
-    await page.getByLabel('Technical contact (email)').fill('ops@partner.example');
-    await page.getByLabel('What the system must do').fill('Read new orders every five minutes.');
-    await page.getByRole('button', { name: 'Send request' }).click();
-    await page.waitForURL((url) => url.pathname === '/request-access/sent');
+    await sendPatsRequest(page);
     await checkPage(page, shots, 'request-sent');
     [{ id: requestId }] = await apps.dataSource.query(`SELECT id FROM access_requests`);
 
-    await page.goto(linkIn(await mailTo('pat@partner.example', /confirm your access request/), 'request-access/confirm'));
+    await page.goto(
+      apps.linkIn(await apps.mailTo('pat@partner.example', /confirm your access request/), 'request-access/confirm'),
+    );
     await checkPage(page, shots, 'request-confirm');
     await page.getByRole('button', { name: 'Confirm' }).click();
     await page.getByRole('heading', { name: 'Request confirmed' }).waitFor();
@@ -132,7 +131,7 @@ describe('console journey: a request decided, equipped and handed over in the co
   });
 
   it('the contact person sees the request waiting, opens it and approves it with a section', async () => {
-    await mailTo('carla@example.com', /access request from Pat Partner/);
+    await apps.mailTo('carla@example.com', /access request from Pat Partner/);
     const page = await signIn(carla);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Overview');
     expect(await sidebarCount(page, 'Access requests')).toMatch(/^1\b/);
@@ -156,14 +155,17 @@ describe('console journey: a request decided, equipped and handed over in the co
     const clientLink = trail.getByRole('link', { name: /^Orders sync \(/ });
     clientId = (await clientLink.getAttribute('href'))!.split('/').pop()!;
     await expect(trail.textContent()).resolves.toMatch(/Orders sync \([0-9a-f-]{36}\)\s*awaiting scopes/);
-    const [client] = await apps.dataSource.query(`SELECT display_name AS name, state FROM api_clients WHERE client_id = $1`, [clientId]);
+    const [client] = await apps.dataSource.query(
+      `SELECT display_name AS name, state FROM api_clients WHERE client_id = $1`,
+      [clientId],
+    );
     expect(client).toEqual({ name: 'Orders sync', state: 'awaiting_scopes' });
     expect(await sidebarCount(page, 'Access requests')).toBe('');
     await page.context().close();
   });
 
   it('the IT department sees the client awaiting scopes, ticks one, and the first handover goes out', async () => {
-    await mailTo('ivan@example.com', /client Orders sync awaits scopes/);
+    await apps.mailTo('ivan@example.com', /client Orders sync awaits scopes/);
     const page = await signIn(ivan);
     expect(await sidebarCount(page, 'Clients')).toMatch(/^1\b/);
     expect(await overviewFigure(page, 'Clients awaiting scopes')).toBe('1');
@@ -188,7 +190,7 @@ describe('console journey: a request decided, equipped and handed over in the co
 
   it('the technical contact reveals the credentials once and gets a token with openid-client', async () => {
     const page = await person();
-    const link = linkIn(await mailTo('ops@partner.example', /credentials for Orders sync/), 'handover');
+    const link = apps.linkIn(await apps.mailTo('ops@partner.example', /credentials for Orders sync/), 'handover');
     await page.goto(link);
     await checkPage(page, shots, 'handover');
     await page.getByRole('button', { name: 'Reveal' }).click();
@@ -212,7 +214,10 @@ describe('console journey: a request decided, equipped and handed over in the co
       }
     }
     expect(tokens.token_type.toLowerCase()).toBe('bearer');
-    const claims = JSON.parse(Buffer.from(tokens.access_token.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
+    const claims = JSON.parse(Buffer.from(tokens.access_token.split('.')[1]!, 'base64url').toString()) as Record<
+      string,
+      unknown
+    >;
     expect(claims).toMatchObject({ azp: clientId, roles: ['Orders.Read'] });
     expect((await page.goto(link))?.status()).toBe(410);
     await checkPage(page, shots, 'handover-used');
@@ -221,15 +226,19 @@ describe('console journey: a request decided, equipped and handed over in the co
 
   it('the partner activates the account, accepts the invitation and reads the section', async () => {
     const page = await person();
-    await page.goto(linkIn(await mailTo('pat@partner.example', /Set up your account/), 'activate'));
+    await page.goto(apps.linkIn(await apps.mailTo('pat@partner.example', /Set up your account/), 'activate'));
     await checkPage(page, shots, 'activate');
     await page.getByLabel(/^New password/).fill(PARTNER_PASSWORD);
     await page.getByLabel('Repeat the new password').fill(PARTNER_PASSWORD);
     await page.getByRole('button', { name: 'Set password' }).click();
     await page.getByRole('heading', { name: 'Password set' }).waitFor();
     await checkPage(page, shots, 'activated');
-    const [{ username }] = await apps.dataSource.query(`SELECT username FROM users WHERE email = 'pat@partner.example'`);
-    await page.goto(linkIn(await mailTo('pat@partner.example', /invited to private documentation/), 'invitations'));
+    const [{ username }] = await apps.dataSource.query(
+      `SELECT username FROM users WHERE email = 'pat@partner.example'`,
+    );
+    await page.goto(
+      apps.linkIn(await apps.mailTo('pat@partner.example', /invited to private documentation/), 'invitations'),
+    );
     if (new URL(page.url()).pathname === '/login') {
       await checkPage(page, shots, 'web-login');
       await page.getByLabel('Username').fill(username);
@@ -250,33 +259,35 @@ describe('console journey: a request decided, equipped and handed over in the co
   it('an Auditor finds every step in Audit by the client and the request, with who did it; the CSV holds them and no secret', async () => {
     const page = await signIn(audrey);
     await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Audit' }).click();
-    await page.getByLabel('Target').fill(clientId);
-    await page.getByRole('button', { name: 'Filter' }).click();
-    await page.waitForURL((url) => url.searchParams.get('target') === clientId);
-    await checkPage(page, shots, 'audit-client');
-    // Rows of one transaction share their time: compared in a fixed order.
-    expect((await auditRows(page)).sort()).toEqual([
-      ['System', 'client.handover.revealed', '127.0.0.1'],
-      ['System', 'client.secret.created', '127.0.0.1'],
-      ['Ivan Example', 'client.scopes.set', '127.0.0.1'],
-      ['System', 'client.handover.created', '—'],
-      ['Carla Example', 'client.created', '127.0.0.1'],
-    ].sort());
-    const csv = await exportedCsv(page);
-    await page.getByLabel('Target').fill(requestId);
-    await page.getByRole('button', { name: 'Filter' }).click();
-    await page.waitForURL((url) => url.searchParams.get('target') === requestId);
-    await checkPage(page, shots, 'audit-request');
-    expect((await auditRows(page)).sort()).toEqual([
-      ['Pat Partner', 'access_request.fulfilled', '127.0.0.1'],
-      ['System', 'access_request.delivered', '127.0.0.1'],
-      ['System', 'access_request.handover_sent', '—'],
-      ['Carla Example', 'access_request.approved', '127.0.0.1'],
-      ['System', 'access_request.confirmed', '—'],
-      ['System', 'access_request.created', '—'],
-    ].sort());
-    const both = `${csv}\n${await exportedCsv(page)}`;
-    for (const action of ['client.created', 'client.scopes.set', 'client.handover.revealed', 'access_request.approved', 'access_request.fulfilled']) {
+    const byClient = await filteredByTarget(page, clientId, 'audit-client');
+    expect(byClient.rows).toEqual(
+      sorted([
+        ['System', 'client.handover.revealed', '127.0.0.1'],
+        ['System', 'client.secret.created', '127.0.0.1'],
+        ['Ivan Example', 'client.scopes.set', '127.0.0.1'],
+        ['System', 'client.handover.created', '—'],
+        ['Carla Example', 'client.created', '127.0.0.1'],
+      ]),
+    );
+    const byRequest = await filteredByTarget(page, requestId, 'audit-request');
+    expect(byRequest.rows).toEqual(
+      sorted([
+        ['Pat Partner', 'access_request.fulfilled', '127.0.0.1'],
+        ['System', 'access_request.delivered', '127.0.0.1'],
+        ['System', 'access_request.handover_sent', '—'],
+        ['Carla Example', 'access_request.approved', '127.0.0.1'],
+        ['System', 'access_request.confirmed', '127.0.0.1'],
+        ['System', 'access_request.created', '127.0.0.1'],
+      ]),
+    );
+    const both = `${byClient.csv}\n${byRequest.csv}`;
+    for (const action of [
+      'client.created',
+      'client.scopes.set',
+      'client.handover.revealed',
+      'access_request.approved',
+      'access_request.fulfilled',
+    ]) {
       expect(both).toContain(`,${action},`);
     }
     expect(both).toMatch(/^[^,]+,Carla Example,[0-9a-f-]{36},,client\.created,client,/m);
