@@ -151,6 +151,11 @@ describe('console journey: a request decided, equipped and handed over in the co
     await page.getByRole('status').first().waitFor();
     await expect(page.getByRole('status').first().textContent()).resolves.toMatch(/approved/i);
     await checkPage(page, shots, 'contact-approved');
+    // The two summaries (what was asked, what it produced) line up their values.
+    const valueEdges = await page
+      .locator('dl.summary dd:first-of-type')
+      .evaluateAll((dds) => dds.map((dd) => Math.round(dd.getBoundingClientRect().left)));
+    expect(new Set(valueEdges).size, `value columns at ${valueEdges.join(', ')} px`).toBe(1);
     const trail = page.getByRole('region', { name: 'What it produced' });
     const clientLink = trail.getByRole('link', { name: /^Orders sync \(/ });
     clientId = (await clientLink.getAttribute('href'))!.split('/').pop()!;
@@ -293,6 +298,11 @@ describe('console journey: a request decided, equipped and handed over in the co
     expect(both).toMatch(/^[^,]+,Carla Example,[0-9a-f-]{36},,client\.created,client,/m);
     expect(both).toMatch(/^[^,]+,Ivan Example,[0-9a-f-]{36},,client\.scopes\.set,client,/m);
     expect(both).not.toContain(secret);
+    // The handover that went out by itself belongs to the HTTP request of Ivan's scope change.
+    const requestIdOf = (action: string) =>
+      new RegExp(`,${action.replace(/\./g, '\\.')},client,[^,]+,[^,]*,([0-9a-f-]{36})\r?$`, 'm').exec(byClient.csv)?.[1];
+    expect(requestIdOf('client.handover.created')).toEqual(expect.any(String));
+    expect(requestIdOf('client.handover.created')).toBe(requestIdOf('client.scopes.set'));
     expect(await page.content()).not.toContain(secret);
     await page.context().close();
   });
