@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccessApps, sendPatsRequest } from './support/access-apps.js';
 import { Screenshots, launchBrowser } from './support/browser.js';
-import { ConsoleFixtures, type StaffMember, signInInBrowser } from './support/console.js';
+import { ConsoleFixtures, type StaffMember, overviewFigure, sidebarCount, signInInBrowser } from './support/console.js';
 import { NARROW, WIDE, checkPage } from './support/page-checks.js';
 
 const PARTNER_PASSWORD = 'seven blue herons over the lake';
@@ -26,12 +26,8 @@ describe('console journey: a request decided, equipped and handed over in the co
   let staff: ConsoleFixtures;
   let consoleUrl: string;
   let publicUrl: string;
-  let carla: StaffMember;
-  let ivan: StaffMember;
-  let audrey: StaffMember;
-  let requestId: string;
-  let clientId: string;
-  let secret: string;
+  let [carla, ivan, audrey]: StaffMember[] = [];
+  let [requestId, clientId, secret] = ['', '', ''];
 
   /** A fresh browser (no cookies) for each person, wide. */
   async function person(): Promise<Page> {
@@ -42,16 +38,6 @@ describe('console journey: a request decided, equipped and handed over in the co
     const page = await person();
     await signInInBrowser(page, `${consoleUrl}/login`, member, await staff.secondFactor(member));
     return page;
-  }
-
-  /** The count the sidebar shows beside an entry ("Access requests 1 waiting for a decision"). */
-  async function sidebarCount(page: Page, label: string): Promise<string> {
-    const link = page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: new RegExp(`^${label}`) });
-    return ((await link.textContent()) ?? '').replace(label, '').trim();
-  }
-
-  async function overviewFigure(page: Page, label: string): Promise<string> {
-    return ((await page.locator('a.card', { hasText: label }).locator('.card-figure').textContent()) ?? '').trim();
   }
 
   /**
@@ -300,7 +286,9 @@ describe('console journey: a request decided, equipped and handed over in the co
     expect(both).not.toContain(secret);
     // The handover that went out by itself belongs to the HTTP request of Ivan's scope change.
     const requestIdOf = (action: string) =>
-      new RegExp(`,${action.replace(/\./g, '\\.')},client,[^,]+,[^,]*,([0-9a-f-]{36})\r?$`, 'm').exec(byClient.csv)?.[1];
+      new RegExp(`,${action.replace(/\./g, '\\.')},client,[^,]+,[^,]*,([0-9a-f-]{36})\r?$`, 'm').exec(
+        byClient.csv,
+      )?.[1];
     expect(requestIdOf('client.handover.created')).toEqual(expect.any(String));
     expect(requestIdOf('client.handover.created')).toBe(requestIdOf('client.scopes.set'));
     expect(await page.content()).not.toContain(secret);
