@@ -2,10 +2,9 @@ import { execFileSync } from 'node:child_process';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperatorFixture } from './support/admin-fixtures.js';
-import { AccessApps } from './support/access-apps.js';
+import { AccessApps, sendPatsRequest } from './support/access-apps.js';
 import { Screenshots, launchBrowser } from './support/browser.js';
 import { auditPage } from './support/page-audit.js';
-import type { SunkMail } from './support/smtp-sink.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const NEW_PASSWORD = 'seven blue herons over the lake';
@@ -34,20 +33,6 @@ describe('access request journey: from an anonymous request to a token', () => {
     const response = await apps.call(method, path, token, body);
     responses.push(response.text ?? '');
     return response;
-  }
-
-  /** Delivers the outbox and returns the mail to `to` whose subject matches. */
-  async function mailTo(to: string, subject: RegExp): Promise<SunkMail> {
-    await apps.deliver();
-    const [mail] = await apps.sink.waitFor((m) => m.envelopeTo.includes(to) && subject.test(m.subject));
-    return mail!;
-  }
-
-  function linkIn(mail: SunkMail, path: string): string {
-    const link = new RegExp(`${publicUrl.replace(/[.:/]/g, '\\$&')}/${path}/[A-Za-z0-9_%-]+`).exec(mail.text)?.[0];
-    expect(link, `a ${path} link in "${mail.subject}"`).toBeTruthy();
-    expect(mail.html).toContain(link!);
-    return link!;
   }
 
   async function audited(name: string) {
@@ -90,17 +75,7 @@ describe('access request journey: from an anonymous request to a token', () => {
     await expect(page.getByLabel('Your name').inputValue()).resolves.toBe('Pat Partner');
     await audited('form-errors');
 
-    await page.getByLabel('Your email address').fill('pat@partner.example');
-    await page.getByLabel('Organisation').fill('Partner Ltd');
-    await page.getByLabel('I need a personal account for the documentation').check();
-    await page.getByLabel('Documentation you need').fill('The getting-started guide');
-    await page.getByLabel('Why you need it').fill('I build our integration.');
-    await page.getByLabel('I need API access for a system').check();
-    await page.getByLabel('Name of the system').fill('Orders sync');
-    await page.getByLabel('Technical contact (email)').fill('ops@partner.example');
-    await page.getByLabel('What the system must do').fill('Read new orders every five minutes.');
-    await page.getByRole('button', { name: 'Send request' }).click();
-    await page.waitForURL((url) => url.pathname === '/request-access/sent');
+    await sendPatsRequest(page);
     await expect(page.getByRole('status').textContent()).resolves.toContain('received');
     await audited('sent');
     const [row] = await apps.dataSource.query(`SELECT id, status FROM access_requests`);
@@ -109,9 +84,9 @@ describe('access request journey: from an anonymous request to a token', () => {
   });
 
   it('the requester confirms the address with the mailed link (a button, not the GET)', async () => {
-    const mail = await mailTo('pat@partner.example', /confirm your access request/);
+    const mail = await apps.mailTo('pat@partner.example', /confirm your access request/);
     expect(mail.subject).toBe('Acme Services: confirm your access request');
-    const link = linkIn(mail, 'request-access/confirm');
+    const link = apps.linkIn(mail, 'request-access/confirm');
     const prefetch = await fetch(link);
     expect(prefetch.status).toBe(200);
     expect(prefetch.headers.get('referrer-policy')).toBe('no-referrer');
@@ -126,7 +101,7 @@ describe('access request journey: from an anonymous request to a token', () => {
   });
 
   it('every contact person hears of it; one approves with a documentation section', async () => {
-    const notice = await mailTo('carla@example.com', /access request from Pat Partner/);
+    const notice = await apps.mailTo('carla@example.com', /access request from Pat Partner/);
     expect(notice.text).toContain('Partner Ltd');
     expect(notice.text).toContain(requestId);
     const queue = await call('get', '/access-requests?status=submitted', it_.token);
@@ -152,12 +127,12 @@ describe('access request journey: from an anonymous request to a token', () => {
   });
 
   it('the requester, the new user and the IT department get their mails', async () => {
-    const approval = await mailTo('pat@partner.example', /was approved/);
+    const approval = await apps.mailTo('pat@partner.example', /was approved/);
     expect(approval.text).toContain('Welcome aboard.');
     expect(approval.text).toContain('pat@partner.example');
-    await mailTo('pat@partner.example', /Set up your account/);
-    await mailTo('pat@partner.example', /invited to private documentation/);
-    const it = await mailTo('ivan@example.com', /client Orders sync awaits scopes/);
+    await apps.mailTo('pat@partner.example', /Set up your account/);
+    await apps.mailTo('pat@partner.example', /invited to private documentation/);
+    const it = await apps.mailTo('ivan@example.com', /client Orders sync awaits scopes/);
     expect(it.text).toContain(clientId);
   });
 
@@ -166,7 +141,7 @@ describe('access request journey: from an anonymous request to a token', () => {
       scopes: ['api://orders/Orders.Read'],
     });
     expect(assigned.body).toEqual({ scopes: ['api://orders/Orders.Read'], state: 'active' });
-    const notice = await mailTo('pat@partner.example', /are on their way/);
+    const notice = await apps.mailTo('pat@partner.example', /are on their way/);
     expect(notice.text).toContain('ops@partner.example');
     const handovers = await call('get', `/clients/${clientId}/handovers`, contact.token);
     expect(handovers.body).toMatchObject([
@@ -176,8 +151,8 @@ describe('access request journey: from an anonymous request to a token', () => {
   });
 
   it('the technical contact reveals the credentials once, and the token endpoint accepts them', async () => {
-    const mail = await mailTo('ops@partner.example', /credentials for Orders sync/);
-    const link = linkIn(mail, 'handover');
+    const mail = await apps.mailTo('ops@partner.example', /credentials for Orders sync/);
+    const link = apps.linkIn(mail, 'handover');
     const prefetch = await fetch(link);
     expect(prefetch.status).toBe(200);
     expect((await call('get', `/clients/${clientId}/secrets`, contact.token)).body).toEqual([]);
@@ -234,7 +209,10 @@ describe('access request journey: from an anonymous request to a token', () => {
       credentialsDeliveredAt: expect.any(String),
       accountDeliveredAt: null,
     });
-    const activation = linkIn((await apps.sink.waitFor((m) => /Set up your account/.test(m.subject)))[0]!, 'activate');
+    const activation = apps.linkIn(
+      (await apps.sink.waitFor((m) => /Set up your account/.test(m.subject)))[0]!,
+      'activate',
+    );
     await page.goto(activation);
     await page.getByLabel(/^New password/).fill(NEW_PASSWORD);
     await page.getByLabel('Repeat the new password').fill(NEW_PASSWORD);

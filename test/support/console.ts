@@ -148,6 +148,17 @@ export async function signInInBrowser(page: Page, url: string, member: StaffMemb
   await page.waitForURL((target) => !target.pathname.includes('/login'));
 }
 
+/** What the sidebar shows beside an entry after its label ("1 waiting for a decision"; '' when nothing waits). */
+export async function sidebarCount(page: Page, label: string): Promise<string> {
+  const link = page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: new RegExp(`^${label}`) });
+  return ((await link.textContent()) ?? '').replace(label, '').trim();
+}
+
+/** The number on an Overview card. */
+export async function overviewFigure(page: Page, label: string): Promise<string> {
+  return ((await page.locator('a.card', { hasText: label }).locator('.card-figure').textContent()) ?? '').trim();
+}
+
 /** An admin app listening on a free port of 127.0.0.1 (so Chromium can reach it), with one tenant. */
 export interface ConsoleApp {
   admin: INestApplication;

@@ -27,7 +27,7 @@ export interface ActivationLookup {
  * Called inside the transaction in which a user sets a password with a link. Use cases that span
  * contexts (an approved access request is fulfilled by the activation) register here.
  */
-export type PasswordSetHook = (em: EntityManager, link: { tenantId: string; userId: string; purpose: string }) => Promise<void>;
+export type PasswordSetHook = (em: EntityManager, link: { tenantId: string; userId: string; purpose: string; actor: Actor }) => Promise<void>;
 
 /** Single-use links that let a user choose a password (activation and reset). */
 @Injectable()
@@ -72,12 +72,12 @@ export class ActivationService {
    * Consumes the link and sets the password (already validated and hashed by the caller) in one
    * transaction: of two concurrent uses exactly one succeeds.
    */
-  completeActivation(tenantId: string, token: string, passwordHash: string): Promise<{ userId: string }> {
+  completeActivation(tenantId: string, token: string, passwordHash: string, sourceAddress?: string): Promise<{ userId: string }> {
     const tokenHash = this.hasher.hash(token);
     return this.dataSource.transaction(async (em) => {
       const link = await this.credentials.consume(em, tenantId, tokenHash);
       if (!link) throw await this.whyNotUsable(em, tenantId, tokenHash);
-      await this.setChosenPassword(em, tenantId, link.userId, passwordHash, link.purpose);
+      await this.setChosenPassword(em, tenantId, link.userId, passwordHash, link.purpose, sourceAddress);
       return { userId: link.userId };
     });
   }
@@ -85,12 +85,13 @@ export class ActivationService {
   /**
    * Inside the caller's transaction (which consumes or checks the link): sets the password a person
    * chose through a link mailed to them (validated and hashed by the caller), kills their other
-   * activation and reset links, and audits it with the kind of link (`purpose`).
+   * activation and reset links, and audits it with the kind of link (`purpose`) and the address
+   * the person came from.
    */
-  async setChosenPassword(em: EntityManager, tenantId: string, userId: string, passwordHash: string, purpose: string): Promise<void> {
+  async setChosenPassword(em: EntityManager, tenantId: string, userId: string, passwordHash: string, purpose: string, sourceAddress?: string): Promise<void> {
     await this.credentials.invalidateAll(em, tenantId, userId);
     await this.credentials.setPassword(em, tenantId, userId, passwordHash, false);
-    const actor: Actor = { type: 'user', userId, clientId: null };
+    const actor: Actor = { type: 'user', userId, clientId: null, ...(sourceAddress ? { sourceAddress } : {}) };
     await this.audit.record(em, {
       tenantId,
       actor,
@@ -99,7 +100,7 @@ export class ActivationService {
       targetId: userId,
       details: { purpose },
     });
-    for (const hook of this.passwordSetHooks) await hook(em, { tenantId, userId, purpose });
+    for (const hook of this.passwordSetHooks) await hook(em, { tenantId, userId, purpose, actor });
   }
 
   /** Whether the user can log in with a password now, and whether they ever had one. */

@@ -81,7 +81,7 @@ export class InvitationLinkService {
    * caller). The invitation stays pending, to be accepted once they are signed in. Of two
    * concurrent uses one sets the password, the other finds it set.
    */
-  setPassword(tenantId: string, token: string, passwordHash: string): Promise<{ userId: string }> {
+  setPassword(tenantId: string, token: string, passwordHash: string, sourceAddress?: string): Promise<{ userId: string }> {
     const tokenHash = this.hasher.hash(token);
     return this.dataSource.transaction(async (em) => {
       const invitation = await this.invitations.findByTokenHash(tenantId, tokenHash, em, true);
@@ -96,7 +96,7 @@ export class InvitationLinkService {
       if (passwordWindowEnd(invitation).getTime() <= Date.now()) {
         throw new InvitationError(InvitationErrorCode.PasswordWindowClosed, 'This link can no longer set a password.');
       }
-      await this.accounts.setChosenPassword(em, tenantId, user.id, passwordHash, 'invitation');
+      await this.accounts.setChosenPassword(em, tenantId, user.id, passwordHash, 'invitation', sourceAddress);
       return { userId: user.id };
     });
   }

@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ActivationService } from '@gatehouse/accounts';
-import { AuditService, SYSTEM_ACTOR } from '@gatehouse/audit';
+import { type Actor, AuditService, SYSTEM_ACTOR } from '@gatehouse/audit';
 import { type ApiClient, ClientService } from '@gatehouse/clients';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { HandoverService } from '@gatehouse/handovers';
@@ -45,11 +45,9 @@ export class CredentialDeliveryService implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.clients.onActivated((em, client) => this.sendFirstHandover(em, client));
+    this.clients.onActivated((em, client, cause) => this.sendFirstHandover(em, client, cause));
     this.activation.onPasswordSet((em, link) =>
-      this.state
-        .delivered(em, link.tenantId, { userId: link.userId }, { type: 'user', userId: link.userId, clientId: null })
-        .then(() => undefined),
+      this.state.delivered(em, link.tenantId, { userId: link.userId }, link.actor).then(() => undefined),
     );
   }
 
@@ -58,19 +56,21 @@ export class CredentialDeliveryService implements OnModuleInit {
    * credentials have not gone out yet gets its handover to the technical contact, and the
    * requester is told.
    */
-  async sendFirstHandover(em: EntityManager, client: ApiClient): Promise<void> {
+  async sendFirstHandover(em: EntityManager, client: ApiClient, cause?: Actor): Promise<void> {
+    // The system sends it, in the same HTTP request as the change that caused it (same request id).
+    const actor: Actor = cause?.requestId ? { ...SYSTEM_ACTOR, requestId: cause.requestId } : SYSTEM_ACTOR;
     for (const request of await this.state.awaitingCredentials(em, client.tenantId, client.id)) {
       if (await this.handovers.sentFor(em, request.id)) continue;
       const handover = await this.handovers.create(
         client.tenantId,
-        SYSTEM_ACTOR,
+        actor,
         client.clientId,
         { recipientEmail: request.technicalContactEmail ?? undefined },
         { accessRequestId: request.id, responsibleUserId: request.decidedByUserId },
         em,
       );
       await this.tellRequester(em, request, handover.recipientEmail, new Date(handover.expiresAt));
-      await recordRequestEvent(this.audit, em, SYSTEM_ACTOR, 'access_request.handover_sent', request, {
+      await recordRequestEvent(this.audit, em, actor, 'access_request.handover_sent', request, {
         handoverId: handover.id,
         clientId: client.clientId,
         recipientEmail: handover.recipientEmail,
@@ -84,18 +84,20 @@ export class CredentialDeliveryService implements OnModuleInit {
    * what it delivers — all in one transaction. Of two concurrent reveals exactly one gets here.
    */
   reveal(tenantId: string, token: string, source: string | null): Promise<RevealedCredentials> {
+    // Nobody signed in reveals: the system acts for the link's holder, whose address each event keeps.
+    const actor = source ? { ...SYSTEM_ACTOR, sourceAddress: source } : SYSTEM_ACTOR;
     return this.dataSource.transaction(async (em) => {
       const claimed = await this.handovers.claim(em, tenantId, token, source);
       const { clientId } = claimed.client;
       const secret = await this.clients.issueSecret(
         tenantId,
-        SYSTEM_ACTOR,
+        actor,
         clientId,
         { displayName: `Handover to ${claimed.handover.recipientEmail}`.slice(0, 200) },
         em,
       );
-      await this.handovers.recordReveal(em, claimed, SYSTEM_ACTOR, secret);
-      await this.state.delivered(em, tenantId, { apiClientId: claimed.client.id }, SYSTEM_ACTOR, {
+      await this.handovers.recordReveal(em, claimed, actor, secret);
+      await this.state.delivered(em, tenantId, { apiClientId: claimed.client.id }, actor, {
         handoverId: claimed.handover.id,
       });
       const tenant = await this.tenants.getById(tenantId, em);

@@ -40,6 +40,10 @@ export interface ConfirmationLookup {
 }
 
 /** Access requests: the public form and its confirmation, staff filing, the queue. */
+/** Nobody is signed in on the public pages: the system acts, and the event keeps the address the person came from. */
+const fromAddress = (source: string | null): Actor =>
+  source ? { ...SYSTEM_ACTOR, sourceAddress: source } : SYSTEM_ACTOR;
+
 @Injectable()
 export class AccessRequestService {
   private readonly logger = new Logger(AccessRequestService.name);
@@ -122,13 +126,13 @@ export class AccessRequestService {
   }
 
   /** Confirms the address once: the request becomes `submitted` and every contact person is told. */
-  confirm(tenantId: string, token: string): Promise<void> {
+  confirm(tenantId: string, token: string, source: string | null = null): Promise<void> {
     const tokenHash = this.hasher.hash(token);
     return this.dataSource.transaction(async (em) => {
       const id = await this.requests.confirm(em, tenantId, tokenHash);
       if (!id) throw await this.whyNotConfirmed(em, tenantId, tokenHash);
       const request = (await this.requests.findById(tenantId, id, em))!;
-      await recordRequestEvent(this.audit, em, SYSTEM_ACTOR, 'access_request.confirmed', request, {
+      await recordRequestEvent(this.audit, em, fromAddress(source), 'access_request.confirmed', request, {
         requesterEmail: request.requesterEmail,
       });
       await this.notifier.submitted(em, request, null);
@@ -170,7 +174,7 @@ export class AccessRequestService {
       }
       await this.audit.record(em, {
         tenantId,
-        actor: SYSTEM_ACTOR,
+        actor: fromAddress(source),
         action: 'access_request.refused',
         targetType: 'access_request',
         targetId: null,
@@ -203,7 +207,7 @@ export class AccessRequestService {
       expiresAt: request.confirmExpiresAt!,
     });
     await this.outbox.enqueue(em, { tenantId, to: request.requesterEmail, mail });
-    await recordRequestEvent(this.audit, em, SYSTEM_ACTOR, 'access_request.created', request, {
+    await recordRequestEvent(this.audit, em, fromAddress(source), 'access_request.created', request, {
       origin: 'web',
       what: whatOf(request),
       sourceAddress: source,

@@ -66,7 +66,7 @@ export class ActivationController {
       );
     }
     try {
-      await this.activation.completeActivation(context.tenant.id, token, await hashPassword(password));
+      await this.activation.completeActivation(context.tenant.id, token, await hashPassword(password), req.ip);
     } catch (error) {
       if (isAccountError(error)) throw activationRefusal(error.code);
       throw error;

@@ -68,7 +68,7 @@ export class InvitationController {
     const verdict = this.logins.checkNew(password, field(req, 'confirmPassword'), { tenantSlug: context.tenant.slug, username: invitation.username });
     if (!verdict.ok) return this.choosePassword(req, res, context, invitation, verdict.message);
     try {
-      const { userId } = await this.invitations.setPassword(context.tenant.id, token, await hashPassword(password));
+      const { userId } = await this.invitations.setPassword(context.tenant.id, token, await hashPassword(password), req.ip);
       this.web.startCookie(res, (await this.sessions.start(context.tenant.id, userId)).token);
     } catch (error) {
       if (isInvitationError(error)) throw await this.refusal(context.tenant.id, token, error.code);

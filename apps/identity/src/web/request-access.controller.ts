@@ -97,7 +97,7 @@ export class RequestAccessController {
     this.web.checkAnonymousForm(req);
     const context = await this.web.load(req);
     try {
-      await this.requests.confirm(context.tenant.id, token);
+      await this.requests.confirm(context.tenant.id, token, req.ip ?? null);
     } catch (error) {
       if (error instanceof AccessRequestError) throw confirmationRefusal(error.code);
       throw error;

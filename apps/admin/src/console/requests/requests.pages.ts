@@ -1,7 +1,9 @@
 import type { UserView } from '@gatehouse/accounts';
+import type { ClientView } from '@gatehouse/clients';
 import type { HandoverView } from '@gatehouse/handovers';
 import type { InvitationView } from '@gatehouse/invitations';
 import { type AccessRequestStatus, type AccessRequestView, TEXT_MAX } from '@gatehouse/requests';
+import { stateBadge as clientStateBadge } from '../clients/clients.pages.js';
 import {
   type BadgeTone,
   type FieldErrors,
@@ -134,6 +136,8 @@ export interface TrailInput {
   base: string;
   request: AccessRequestView;
   invitation: InvitationView | null;
+  /** The client the approval created, when the reader may see clients. */
+  client: ClientView | null;
   /** The account the approval created and the person who decided, when the reader may see users. */
   user: UserView | null;
   decider: UserView | null;
@@ -155,7 +159,11 @@ function trail(input: TrailInput): SafeHtml {
     rows.push(html`<dt>User</dt><dd><a href="${base}/users/${r.userId}">${name}</a>${r.accountDeliveredAt ? html`; account details sent ${timeTag(new Date(r.accountDeliveredAt))}` : ''}</dd>`);
   }
   if (input.invitation) rows.push(html`<dt>Invitation</dt><dd>${input.invitation.sections.join(', ')}: ${badge(input.invitation.status)}</dd>`);
-  if (r.clientId) rows.push(html`<dt>Client</dt><dd><a href="${base}/clients/${r.clientId}"><code>${r.clientId}</code></a></dd>`);
+  if (r.clientId) {
+    const c = input.client;
+    const name = c ? html`${c.displayName} (<code>${r.clientId}</code>)` : html`<code>${r.clientId}</code>`;
+    rows.push(html`<dt>Client</dt><dd><a href="${base}/clients/${r.clientId}">${name}</a>${c ? html` ${clientStateBadge(c.state)}` : ''}</dd>`);
+  }
   for (const h of input.handovers ?? []) {
     rows.push(html`<dt>Handover</dt><dd>to ${h.recipientEmail}: ${badge(h.status)} ${h.revealedAt ? html`revealed ${timeTag(new Date(h.revealedAt))}` : html`link valid until ${timeTag(new Date(h.expiresAt))}`}</dd>`);
   }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { UserService, type UserView, toUserView } from '@gatehouse/accounts';
 import { encodeCursor } from '@gatehouse/database';
+import { ClientService } from '@gatehouse/clients';
 import { DocService } from '@gatehouse/docs';
 import { HandoverService } from '@gatehouse/handovers';
 import { InvitationError, InvitationService } from '@gatehouse/invitations';
@@ -49,6 +50,7 @@ export class RequestsPresenter {
     private readonly handovers: HandoverService,
     private readonly docs: DocService,
     private readonly users: UserService,
+    private readonly clients: ClientService,
   ) {}
 
   async queue(who: ConsolePrincipal, query: Record<string, unknown>): Promise<ConsoleView> {
@@ -70,9 +72,11 @@ export class RequestsPresenter {
 
   async detail(who: ConsolePrincipal, id: string, form: DecisionForm = {}): Promise<ConsoleView> {
     const request = await this.requests.get(who.tenantId, id);
-    const [invitation, handovers, sections, user, decider, filer] = await Promise.all([
+    const mayReadClient = request.clientId !== null && who.permissions.includes('Clients.Read');
+    const [invitation, handovers, client, sections, user, decider, filer] = await Promise.all([
       request.invitationId && who.permissions.includes('Invitations.Manage') ? this.invitations.get(who.tenantId, request.invitationId) : null,
-      request.clientId && who.permissions.includes('Clients.Read') ? this.handovers.list(who.tenantId, request.clientId) : null,
+      mayReadClient ? this.handovers.list(who.tenantId, request.clientId!) : null,
+      mayReadClient ? this.clients.get(who.tenantId, request.clientId!) : null,
       this.docs.list(who.tenantId, { limit: 200 }).then((p) => p.items.map((s) => ({ value: s.slug, label: s.title, hint: `(${s.slug})` }))),
       this.person(who, request.userId),
       this.person(who, request.decidedByUserId),
@@ -91,6 +95,7 @@ export class RequestsPresenter {
         reject: form.reject ?? { note: '' },
         errors,
         invitation,
+        client,
         user,
         decider,
         filer,
