@@ -10,6 +10,7 @@ import { StaffSecondFactors1795435375230 } from './1795435375230-StaffSecondFact
 import { ConsoleSessionsAndWorkQueues1795435926596 } from './1795435926596-ConsoleSessionsAndWorkQueues.js';
 import { StaffPasskeys1795439309639 } from './1795439309639-StaffPasskeys.js';
 import { StaffListIndex1795439854315 } from './1795439854315-StaffListIndex.js';
+import { KeysetListIndexes1795447249095 } from './1795447249095-KeysetListIndexes.js';
 
 /** Every migration, in order. Listed explicitly: a glob would load some files twice. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   ConsoleSessionsAndWorkQueues1795435926596,
   StaffPasskeys1795439309639,
   StaffListIndex1795439854315,
+  KeysetListIndexes1795447249095,
 ];

@@ -19,6 +19,8 @@ export type UserStatus = 'active' | 'disabled';
 @Index('users_tenant_username_key', ['tenantId', 'usernameNormalized'], { unique: true })
 @Index('users_tenant_created_idx', ['tenantId', 'createdAt', 'id'])
 @Index('users_tenant_locked_idx', ['tenantId', 'lockedUntil'], { where: '"locked_until" IS NOT NULL' })
+// Keyset pages of users (migration 1795447249095-KeysetListIndexes).
+@Index('users_keyset_idx', { synchronize: false })
 @Index('users_tenant_staff_idx', ['tenantId'], { where: 'cardinality("roles") > 0' })
 @Check('users_status_check', `"status" IN ('active', 'disabled')`)
 export class User {

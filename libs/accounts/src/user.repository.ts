@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isUUID } from 'class-validator';
 import { DataSource, EntityManager } from 'typeorm';
-import type { CursorPosition } from '@gatehouse/database';
+import { type CursorPosition, keysetCondition, keysetKey } from '@gatehouse/database';
 import type { Role } from './roles.js';
 import { User, type UserStatus } from './user.entity.js';
 
@@ -59,8 +59,8 @@ export class UserRepository {
     if (query.status) qb.andWhere('u.status = :status', { status: query.status });
     if (query.role) qb.andWhere(':role = ANY(u.roles)', { role: query.role });
     if (query.after) {
-      qb.andWhere(`(date_trunc('milliseconds', u.created_at), u.id) > (:at, :id)`, { at: query.after.at, id: query.after.id });
+      qb.andWhere(keysetCondition('u.created_at', 'u.id', '>'), { at: query.after.at, id: query.after.id });
     }
-    return qb.orderBy(`date_trunc('milliseconds', u.created_at)`).addOrderBy('u.id').take(query.take).getMany();
+    return qb.orderBy(keysetKey('u.created_at')).addOrderBy('u.id').take(query.take).getMany();
   }
 }

@@ -6,9 +6,13 @@ export type ActorType = 'user' | 'client' | 'system';
 /** Append-only: rows are inserted in the transaction of the change they record, never updated. */
 @Entity({ name: 'audit_events' })
 @Index('audit_events_tenant_time_idx', ['tenantId', 'occurredAt', 'id'])
-@Index('audit_events_tenant_action_idx', ['tenantId', 'action'])
-@Index('audit_events_tenant_target_idx', ['tenantId', 'targetId'])
-@Index('audit_events_tenant_actor_idx', ['tenantId', 'actorId'])
+// Newest-first pages, alone or filtered by action, target or actor (person or client): expression
+// indexes on the keyset sort key, created by migration 1795447249095-KeysetListIndexes.
+@Index('audit_events_keyset_idx', { synchronize: false })
+@Index('audit_events_action_keyset_idx', { synchronize: false })
+@Index('audit_events_target_keyset_idx', { synchronize: false })
+@Index('audit_events_actor_keyset_idx', { synchronize: false })
+@Index('audit_events_actor_client_keyset_idx', { synchronize: false })
 export class AuditEvent {
   @PrimaryGeneratedColumn('uuid')
   id: string;

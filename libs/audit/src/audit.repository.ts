@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditEvent } from './audit-event.entity.js';
-import type { CursorPosition } from '@gatehouse/database';
+import { type CursorPosition, keysetCondition, keysetKey } from '@gatehouse/database';
 
 export interface AuditQuery {
   tenantId: string;
@@ -35,13 +35,13 @@ export class AuditRepository {
     if (query.target) qb.andWhere('e.target_id = :target', { target: query.target });
     if (query.since) qb.andWhere('e.occurred_at >= :since', { since: query.since });
     if (query.after) {
-      qb.andWhere(`(date_trunc('milliseconds', e.occurred_at), e.id) < (:at, :id)`, {
+      qb.andWhere(keysetCondition('e.occurred_at', 'e.id', '<'), {
         at: query.after.at,
         id: query.after.id,
       });
     }
     return qb
-      .orderBy(`date_trunc('milliseconds', e.occurred_at)`, 'DESC')
+      .orderBy(keysetKey('e.occurred_at'), 'DESC')
       .addOrderBy('e.id', 'DESC')
       .take(query.take)
       .getMany();
