@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 
 export interface CurvePoint {
@@ -98,9 +99,12 @@ ${right}
 /** Renders the SVG to a PNG with Debian's Chromium (playwright-core), like the console tests. */
 export async function writeCostCurvePng(svg: string, file: string): Promise<void> {
   writeFileSync(file.replace(/\.png$/, '.svg'), svg);
+  // Chromium's singleton socket path must stay short (the run's nested temporary directory is too long).
+  const scratch = mkdtempSync(join('/tmp', 'plot-'));
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/lib/chromium/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+    env: { ...process.env, TMPDIR: scratch },
   });
   try {
     const page = await browser.newPage({ viewport: { width: WIDTH, height: HEIGHT } });
@@ -108,5 +112,6 @@ export async function writeCostCurvePng(svg: string, file: string): Promise<void
     await page.screenshot({ path: file, clip: { x: 0, y: 0, width: WIDTH, height: HEIGHT } });
   } finally {
     await browser.close();
+    rmSync(scratch, { recursive: true, force: true });
   }
 }
