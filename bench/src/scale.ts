@@ -10,7 +10,7 @@ import { type RotatingFigures, measureRotating, pacedRotating, rotatingLoad, sam
 /** Sizes of the scale run; smoke mode keeps the code path at a thousandth of the data. */
 export const scaleSizes = smoke
   ? { clients: 1_000, big: 3_000, users: 3_000, userSteps: [300, 3_000], audit: 30_000, awaiting: 200, invitations: 30_000, overdue: 3_000, curve: [1, 1_000, 3_000], rssRunSeconds: 2, rssSampleMs: 500, growthFromS: 1, coldSeconds: 1, sweepWindowSeconds: 2 }
-  : { clients: 100_000, big: 1_000_000, users: 1_000_000, userSteps: [1_000, 10_000, 100_000, 1_000_000], audit: 10_000_000, awaiting: 1_000, invitations: 10_000_000, overdue: 1_000_000, curve: [1, 1_000, 10_000, 100_000, 1_000_000], rssRunSeconds: 300, rssSampleMs: 10_000, growthFromS: 60, coldSeconds: 10, sweepWindowSeconds: 40 };
+  : { clients: 100_000, big: 1_000_000, users: 1_000_000, userSteps: [1_000, 10_000, 100_000, 1_000_000], audit: 10_000_000, awaiting: 1_000, invitations: 10_000_000, overdue: 1_000_000, curve: [1, 1_000, 10_000, 100_000, 1_000_000], rssRunSeconds: 300, rssSampleMs: 10_000, growthFromS: 60, coldSeconds: 10, sweepWindowSeconds: 45 };
 
 export interface ScaleResult {
   scale: {
