@@ -47,9 +47,13 @@ function panel(
   ];
   for (const v of xs) {
     parts.push(`<line x1="${x(v)}" y1="${top + height}" x2="${x(v)}" y2="${top + height + 5}" stroke="#888"/>`);
-    parts.push(`<text x="${x(v)}" y="${top + height + 20}" font-size="12" text-anchor="middle">${v.toLocaleString('en')}</text>`);
+    parts.push(
+      `<text x="${x(v)}" y="${top + height + 20}" font-size="12" text-anchor="middle">${v.toLocaleString('en')}</text>`,
+    );
   }
-  parts.push(`<text x="${left + width / 2}" y="${top + height + 42}" font-size="13" text-anchor="middle">${escape(xLabel)}</text>`);
+  parts.push(
+    `<text x="${left + width / 2}" y="${top + height + 42}" font-size="13" text-anchor="middle">${escape(xLabel)}</text>`,
+  );
   series.forEach((s, index) => {
     const max = Math.max(...s.values, 1) * 1.1;
     const y = (v: number) => top + height - (v / max) * height;
@@ -57,12 +61,17 @@ function panel(
     for (const t of ticks(max)) {
       const anchor = s.side === 'left' ? 'end' : 'start';
       const dx = s.side === 'left' ? -6 : 6;
-      parts.push(`<text x="${axisX + dx}" y="${y(t) + 4}" font-size="11" text-anchor="${anchor}" fill="${s.color}">${Math.round(t).toLocaleString('en')}</text>`);
+      parts.push(
+        `<text x="${axisX + dx}" y="${y(t) + 4}" font-size="11" text-anchor="${anchor}" fill="${s.color}">${Math.round(t).toLocaleString('en')}</text>`,
+      );
     }
     const points = s.values.map((v, i) => `${x(xs[i]!)},${y(v)}`).join(' ');
     parts.push(`<polyline points="${points}" fill="none" stroke="${s.color}" stroke-width="2.5"/>`);
-    for (const [i, v] of s.values.entries()) parts.push(`<circle cx="${x(xs[i]!)}" cy="${y(v)}" r="4" fill="${s.color}"/>`);
-    parts.push(`<text x="${left + 10 + index * 200}" y="${top - 10}" font-size="13" fill="${s.color}">■ ${escape(s.label)}</text>`);
+    for (const [i, v] of s.values.entries())
+      parts.push(`<circle cx="${x(xs[i]!)}" cy="${y(v)}" r="4" fill="${s.color}"/>`);
+    parts.push(
+      `<text x="${left + 10 + index * 200}" y="${top - 10}" font-size="13" fill="${s.color}">■ ${escape(s.label)}</text>`,
+    );
   });
   return parts.join('\n');
 }

@@ -1,9 +1,22 @@
-import pg from 'pg';
 import type { ListPoint } from './cost-plot.js';
 import { type Provisioned, type Target, round, startServer, stopServer } from './harness.js';
-import { type AdminFigures, type AdminPathFigure, adminToken, explainPlans, lastUsersCursor, pathP99, startAdmin } from './scale-admin.js';
+import {
+  type AdminFigures,
+  type AdminPathFigure,
+  adminToken,
+  explainPlans,
+  lastUsersCursor,
+  pathP99,
+  startAdmin,
+} from './scale-admin.js';
 import { checkThroughAdminApi } from './scale-check.js';
-import { clientIdentity, generateAuditEvents, generateAwaitingClients, generateUsers } from './scale-data.js';
+import {
+  clientIdentity,
+  generateAuditEvents,
+  generateAwaitingClients,
+  generateUsers,
+  withClient,
+} from './scale-data.js';
 
 export interface AdminScenario {
   figures: Omit<AdminFigures, 'paths' | 'notes'>;
@@ -13,14 +26,8 @@ export interface AdminScenario {
   lists: ListPoint[];
 }
 
-async function sql<T>(url: string, text: string, params: unknown[]): Promise<T[]> {
-  const db = new pg.Client({ connectionString: url });
-  await db.connect();
-  try {
-    return (await db.query(text, params)).rows as T[];
-  } finally {
-    await db.end();
-  }
+function sql<T>(url: string, text: string, params: unknown[]): Promise<T[]> {
+  return withClient(url, async (db) => (await db.query(text, params)).rows as T[]);
 }
 
 /**
@@ -50,9 +57,17 @@ export async function measureAdmin(
       console.log(`  scale: GET /users with ${step} users: p99 ${first.p99Ms} ms`);
     }
     await generateAwaitingClients(p.databaseUrl, p.tenantId, seed, sizes.awaiting);
-    const actors = (await sql<{ id: string }>(p.databaseUrl, `SELECT id FROM users WHERE tenant_id = $1 ORDER BY username LIMIT 1000`, [p.tenantId])).map((r) => r.id);
+    const actors = (
+      await sql<{ id: string }>(
+        p.databaseUrl,
+        `SELECT id FROM users WHERE tenant_id = $1 ORDER BY username LIMIT 1000`,
+        [p.tenantId],
+      )
+    ).map((r) => r.id);
     await generateAuditEvents(p.databaseUrl, p.tenantId, sizes.audit, actors);
-    const [actorClient] = await sql<{ id: string }>(p.databaseUrl, `SELECT md5('cli' || $1::text)::uuid::text AS id`, [actors[1]]);
+    const [actorClient] = await sql<{ id: string }>(p.databaseUrl, `SELECT md5('cli' || $1::text)::uuid::text AS id`, [
+      actors[1],
+    ]);
     const [target] = await sql<{ id: string }>(p.databaseUrl, `SELECT md5('target' || 4242)::uuid::text AS id`, []);
     const since = new Date(Date.now() - 3_600_000);
     const cursor = await lastUsersCursor(p.databaseUrl, p.tenantId);
@@ -74,21 +89,61 @@ export async function measureAdmin(
       figures[name] = await pathP99(admin, token, path);
       console.log(`  scale: GET ${path.slice(0, 60)}: p99 ${figures[name].p99Ms} ms (status ${figures[name].status})`);
     }
-    if (figures.search.p99Ms === null) notes.push(`GET /users?search= answered ${figures.search.status}: the search parameter is not in this build`);
-    const audit = [figures.actor, figures.actorClient, figures.action, figures.actionPrefix, figures.target, figures.since];
+    if (figures.search.p99Ms === null)
+      notes.push(`GET /users?search= answered ${figures.search.status}: the search parameter is not in this build`);
+    const audit = [
+      figures.actor,
+      figures.actorClient,
+      figures.action,
+      figures.actionPrefix,
+      figures.target,
+      figures.since,
+    ];
     for (const f of [figures.first, figures.last, figures.awaiting, ...audit]) {
       if (f.p99Ms === null) throw new Error(`GET ${f.path} answered ${f.status}`);
     }
-    const generatedUser = (await sql<{ id: string }>(p.databaseUrl, `SELECT id FROM users WHERE tenant_id = $1 AND username_normalized = 'user1'`, [p.tenantId]))[0]!;
-    const staffUser = (await sql<{ id: string }>(p.databaseUrl, `SELECT id FROM users WHERE tenant_id = $1 AND cardinality(roles) > 0 LIMIT 1`, [p.tenantId]))[0]!;
+    const generatedUser = (
+      await sql<{ id: string }>(
+        p.databaseUrl,
+        `SELECT id FROM users WHERE tenant_id = $1 AND username_normalized = 'user1'`,
+        [p.tenantId],
+      )
+    )[0]!;
+    const staffUser = (
+      await sql<{ id: string }>(
+        p.databaseUrl,
+        `SELECT id FROM users WHERE tenant_id = $1 AND cardinality(roles) > 0 LIMIT 1`,
+        [p.tenantId],
+      )
+    )[0]!;
     checks.push(
       ...(await checkThroughAdminApi(admin, token, [
-        { what: 'generated client', generated: `/clients/${clientIdentity(seed, 0).clientId}`, reference: `/clients/${p.clientId}`, same: ['state', 'scopes'] },
-        { what: 'generated user', generated: `/users/${generatedUser.id}`, reference: `/users/${staffUser.id}`, same: ['status'] },
+        {
+          what: 'generated client',
+          generated: `/clients/${clientIdentity(seed, 0).clientId}`,
+          reference: `/clients/${p.clientId}`,
+          same: ['state', 'scopes'],
+        },
+        {
+          what: 'generated user',
+          generated: `/users/${generatedUser.id}`,
+          reference: `/users/${staffUser.id}`,
+          same: ['status'],
+        },
       ])),
     );
-    const [row] = await sql<{ at: Date; id: string }>(p.databaseUrl, `SELECT created_at AS at, id FROM users WHERE tenant_id = $1 ORDER BY created_at DESC, id DESC OFFSET 50 LIMIT 1`, [p.tenantId]);
-    const plans = await explainPlans(p.databaseUrl, p.tenantId, { actor: actors[0]!, actorClient: actorClient!.id, target: target!.id, since, usersCursor: row! });
+    const [row] = await sql<{ at: Date; id: string }>(
+      p.databaseUrl,
+      `SELECT created_at AS at, id FROM users WHERE tenant_id = $1 ORDER BY created_at DESC, id DESC OFFSET 50 LIMIT 1`,
+      [p.tenantId],
+    );
+    const plans = await explainPlans(p.databaseUrl, p.tenantId, {
+      actor: actors[0]!,
+      actorClient: actorClient!.id,
+      target: target!.id,
+      since,
+      usersCursor: row!,
+    });
     return {
       figures: {
         usersSearchP99Ms: figures.search.p99Ms,

@@ -1,7 +1,7 @@
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { encodeCursor, keysetKey } from '@gatehouse/database';
 import { type RunningServer, type Target, round, smoke, startServer } from './harness.js';
+import { withClient } from './scale-data.js';
 
 /** p99 of one admin path under 4 connections (or the status that refused it). */
 export interface AdminPathFigure {
@@ -29,11 +29,20 @@ export async function startAdmin(base: Target, identityUrl: string): Promise<Run
 }
 
 /** An admin token of the bootstrap operator's client, from the identity server's token endpoint. */
-export async function adminToken(identity: RunningServer, tokenPath: string, client: { clientId: string; clientSecret: string; scope: string }): Promise<string> {
+export async function adminToken(
+  identity: RunningServer,
+  tokenPath: string,
+  client: { clientId: string; clientSecret: string; scope: string },
+): Promise<string> {
   const response = await fetch(identity.url + tokenPath, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret, scope: client.scope }),
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: client.clientId,
+      client_secret: client.clientSecret,
+      scope: client.scope,
+    }),
   });
   const text = await response.text();
   if (response.status !== 200) throw new Error(`admin token: ${response.status} ${text.slice(0, 200)}`);
@@ -41,7 +50,11 @@ export async function adminToken(identity: RunningServer, tokenPath: string, cli
 }
 
 /** GET with the admin token; the parsed body and status. */
-export async function adminGet(admin: RunningServer, token: string, path: string): Promise<{ status: number; body: unknown }> {
+export async function adminGet(
+  admin: RunningServer,
+  token: string,
+  path: string,
+): Promise<{ status: number; body: unknown }> {
   const response = await fetch(`${admin.url}/admin/v1${path}`, { headers: { authorization: `Bearer ${token}` } });
   const text = await response.text();
   let body: unknown = text;
@@ -66,14 +79,17 @@ export async function pathP99(admin: RunningServer, token: string, path: string)
   if (!smoke) await autocannon({ ...options, duration: 1 });
   const run = await autocannon({ ...options, ...(smoke ? { amount: 40 } : { duration: 5 }) });
   const bad = run.non2xx + run.errors + run.timeouts;
-  return { path, p99Ms: bad > 0 ? null : round(run.latency.p99, 2), requestsPerSec: round(run.requests.average, 0), status: bad > 0 ? 500 : 200 };
+  return {
+    path,
+    p99Ms: bad > 0 ? null : round(run.latency.p99, 2),
+    requestsPerSec: round(run.requests.average, 0),
+    status: bad > 0 ? 500 : 200,
+  };
 }
 
 /** The cursor of the last page of a tenant's users (50 a page), as the API would have issued it. */
-export async function lastUsersCursor(url: string, tenantId: string): Promise<string> {
-  const db = new pg.Client({ connectionString: url });
-  await db.connect();
-  try {
+export function lastUsersCursor(url: string, tenantId: string): Promise<string> {
+  return withClient(url, async (db) => {
     const { rows } = await db.query<{ at: Date; id: string }>(
       `SELECT created_at AS at, id FROM users WHERE tenant_id = $1
         ORDER BY ${keysetKey('created_at')} DESC, id DESC OFFSET 50 LIMIT 1`,
@@ -81,9 +97,7 @@ export async function lastUsersCursor(url: string, tenantId: string): Promise<st
     );
     const row = rows[0]!;
     return encodeCursor({ at: new Date(Math.floor(row.at.getTime())), id: row.id });
-  } finally {
-    await db.end();
-  }
+  });
 }
 
 /**
@@ -116,27 +130,29 @@ export async function explainPlans(
       `SELECT e.* FROM audit_events e WHERE e.tenant_id = $1 AND (e.actor_id = $2 OR e.actor_client_id = $2) ORDER BY ${audit} DESC, e.id DESC LIMIT 51`,
       [tenantId, probe.actorClient],
     ],
-    [`SELECT e.* FROM audit_events e WHERE e.tenant_id = $1 AND e.action = $2 ORDER BY ${audit} DESC, e.id DESC LIMIT 51`, [tenantId, 'client.scopes.set']],
+    [
+      `SELECT e.* FROM audit_events e WHERE e.tenant_id = $1 AND e.action = $2 ORDER BY ${audit} DESC, e.id DESC LIMIT 51`,
+      [tenantId, 'client.scopes.set'],
+    ],
     [
       `SELECT e.* FROM audit_events e WHERE e.tenant_id = $1 AND e.action LIKE $2 ORDER BY ${audit} DESC, e.id DESC LIMIT 51`,
       [tenantId, 'client.%'],
     ],
-    [`SELECT e.* FROM audit_events e WHERE e.tenant_id = $1 AND e.target_id = $2 ORDER BY ${audit} DESC, e.id DESC LIMIT 51`, [tenantId, probe.target]],
+    [
+      `SELECT e.* FROM audit_events e WHERE e.tenant_id = $1 AND e.target_id = $2 ORDER BY ${audit} DESC, e.id DESC LIMIT 51`,
+      [tenantId, probe.target],
+    ],
     [
       `SELECT e.* FROM audit_events e WHERE e.tenant_id = $1 AND e.occurred_at >= $2 ORDER BY ${audit} DESC, e.id DESC LIMIT 51`,
       [tenantId, probe.since],
     ],
   ];
-  const db = new pg.Client({ connectionString: url });
-  await db.connect();
-  try {
+  return withClient(url, async (db) => {
     const plans: Array<{ query: string; plan: string }> = [];
     for (const [sql, params] of queries) {
       const { rows } = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${sql}`, params);
       plans.push({ query: sql, plan: rows.map((r) => r['QUERY PLAN']).join('\n') });
     }
     return plans;
-  } finally {
-    await db.end();
-  }
+  });
 }

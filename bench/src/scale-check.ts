@@ -1,9 +1,8 @@
 import { createRemoteJWKSet, jwtVerify } from 'jose';
-import pg from 'pg';
 import { SecretHasher, secretHint } from '@gatehouse/crypto';
 import type { RunningServer, Target } from './harness.js';
 import { adminGet } from './scale-admin.js';
-import { clientIdentity, tokenBody } from './scale-data.js';
+import { clientIdentity, tokenBody, withClient } from './scale-data.js';
 
 /**
  * The generated rows are what the API writes: a generated client is compared column by column
@@ -15,10 +14,8 @@ export async function checkGeneratedClients(
   url: string,
   options: { tenantId: string; seed: string; pepper: Buffer; apiClientId: string; count: number },
 ): Promise<string[]> {
-  const db = new pg.Client({ connectionString: url });
-  await db.connect();
-  const checked: string[] = [];
-  try {
+  return withClient(url, async (db) => {
+    const checked: string[] = [];
     const read = async (clientId: string) => {
       const { rows } = await db.query(
         `SELECT c.id, c.tenant_id, c.state, c.owner_user_id, (c.contact_email IS NOT NULL) AS has_contact,
@@ -36,42 +33,68 @@ export async function checkGeneratedClients(
     for (const i of [0, options.count - 1]) {
       const identity = clientIdentity(options.seed, i);
       const row = await read(identity.clientId);
-      const same = ['tenant_id', 'state', 'owner_user_id', 'has_contact', 'hash_bytes', 'revoked_at', 'valid', 'secret_tenant'];
+      const same = [
+        'tenant_id',
+        'state',
+        'owner_user_id',
+        'has_contact',
+        'hash_bytes',
+        'revoked_at',
+        'valid',
+        'secret_tenant',
+      ];
       for (const column of same) {
         if (String(row[column]) !== String(reference[column])) {
-          throw new Error(`generated client ${i}: ${column} is ${String(row[column])}, the API wrote ${String(reference[column])}`);
+          throw new Error(
+            `generated client ${i}: ${column} is ${String(row[column])}, the API wrote ${String(reference[column])}`,
+          );
         }
       }
-      if (JSON.stringify(row.scopes) !== JSON.stringify(reference.scopes) || JSON.stringify(row.grant_tenants) !== JSON.stringify(reference.grant_tenants)) {
-        throw new Error(`generated client ${i}: grants ${JSON.stringify(row.scopes)}, the API granted ${JSON.stringify(reference.scopes)}`);
+      if (
+        JSON.stringify(row.scopes) !== JSON.stringify(reference.scopes) ||
+        JSON.stringify(row.grant_tenants) !== JSON.stringify(reference.grant_tenants)
+      ) {
+        throw new Error(
+          `generated client ${i}: grants ${JSON.stringify(row.scopes)}, the API granted ${JSON.stringify(reference.scopes)}`,
+        );
       }
       if (row.hint !== secretHint(identity.secret)) throw new Error(`generated client ${i}: hint ${String(row.hint)}`);
-      if (!hasher.matches(identity.secret, row.secret_hash as Buffer)) throw new Error(`generated client ${i}: the hash is not SecretHasher's`);
-      if (row.id !== identity.id) throw new Error(`generated client ${i}: row id ${String(row.id)}, expected ${identity.id}`);
+      if (!hasher.matches(identity.secret, row.secret_hash as Buffer))
+        throw new Error(`generated client ${i}: the hash is not SecretHasher's`);
+      if (row.id !== identity.id)
+        throw new Error(`generated client ${i}: row id ${String(row.id)}, expected ${identity.id}`);
       checked.push(`client ${i}: rows as the API writes them`);
     }
     return checked;
-  } finally {
-    await db.end();
-  }
+  });
 }
 
 /** Client i of the set gets a token at the real endpoint, signed by the tenant's key, naming it. */
-export async function checkGeneratedToken(target: Target, server: RunningServer, tenantId: string, seed: string, i: number): Promise<string> {
+export async function checkGeneratedToken(
+  target: Target,
+  server: RunningServer,
+  tenantId: string,
+  seed: string,
+  i: number,
+): Promise<string> {
   const response = await fetch(server.url + target.tokenPath, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: tokenBody(seed, i),
   });
   const text = await response.text();
-  if (response.status !== 200) throw new Error(`generated client ${i}: token endpoint answered ${response.status}: ${text.slice(0, 200)}`);
+  if (response.status !== 200)
+    throw new Error(`generated client ${i}: token endpoint answered ${response.status}: ${text.slice(0, 200)}`);
   const token = (JSON.parse(text) as { access_token: string }).access_token;
   const { payload } = await jwtVerify(token, createRemoteJWKSet(new URL(server.url + target.jwksPath)));
   const identity = clientIdentity(seed, i);
   if (payload.tid !== tenantId || payload.oid !== identity.id || payload.client_id !== identity.clientId) {
-    throw new Error(`generated client ${i}: token names ${JSON.stringify({ tid: payload.tid, oid: payload.oid, client_id: payload.client_id })}`);
+    throw new Error(
+      `generated client ${i}: token names ${JSON.stringify({ tid: payload.tid, oid: payload.oid, client_id: payload.client_id })}`,
+    );
   }
-  if (JSON.stringify(payload.roles) !== JSON.stringify(['Orders.Read'])) throw new Error(`generated client ${i}: roles ${JSON.stringify(payload.roles)}`);
+  if (JSON.stringify(payload.roles) !== JSON.stringify(['Orders.Read']))
+    throw new Error(`generated client ${i}: roles ${JSON.stringify(payload.roles)}`);
   return `client ${i}: token with tid, oid, client_id and roles of its rows`;
 }
 
@@ -89,7 +112,9 @@ export async function checkThroughAdminApi(
     const generated = await adminGet(admin, token, pair.generated);
     const reference = await adminGet(admin, token, pair.reference);
     if (generated.status !== 200 || reference.status !== 200) {
-      throw new Error(`${pair.what}: admin API answered ${generated.status} (generated) and ${reference.status} (API-made)`);
+      throw new Error(
+        `${pair.what}: admin API answered ${generated.status} (generated) and ${reference.status} (API-made)`,
+      );
     }
     const g = generated.body as Record<string, unknown>;
     const r = reference.body as Record<string, unknown>;
@@ -97,7 +122,9 @@ export async function checkThroughAdminApi(
     if (keys(g) !== keys(r)) throw new Error(`${pair.what}: fields ${keys(g)}, the API-made one has ${keys(r)}`);
     for (const field of pair.same) {
       if (JSON.stringify(g[field]) !== JSON.stringify(r[field])) {
-        throw new Error(`${pair.what}: ${field} is ${JSON.stringify(g[field])}, the API-made one has ${JSON.stringify(r[field])}`);
+        throw new Error(
+          `${pair.what}: ${field} is ${JSON.stringify(g[field])}, the API-made one has ${JSON.stringify(r[field])}`,
+        );
       }
     }
     checked.push(`${pair.what}: same fields as the API-made one through the admin API`);

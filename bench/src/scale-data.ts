@@ -36,7 +36,11 @@ export function clientIdentity(seed: string, i: number): ClientIdentity {
   const bytes = Buffer.concat([digest(seed, 'secret', i), digest(seed, 'secret2', i)]);
   let random = '';
   for (let k = 0; random.length < 43; k++) random += BASE62[bytes[k]! % 62];
-  return { id: uuidOf(digest(seed, 'row', i)), clientId: uuidOf(digest(seed, 'client', i)), secret: clientSecretFrom(random) };
+  return {
+    id: uuidOf(digest(seed, 'row', i)),
+    clientId: uuidOf(digest(seed, 'client', i)),
+    secret: clientSecretFrom(random),
+  };
 }
 
 /** The token request of client i (every body of a set has the same length: fixed-size ids and secrets). */
@@ -45,7 +49,8 @@ export function tokenBody(seed: string, i: number): string {
   return `grant_type=client_credentials&client_id=${clientId}&client_secret=${secret}&scope=${encodeURIComponent(`${API_IDENTIFIER}/.default`)}`;
 }
 
-async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+/** One connection for the work, closed after it. */
+export async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -106,7 +111,12 @@ export async function generateClients(
 }
 
 /** `count` clients awaiting scopes (no secret, no grant): the work queue `GET /clients?state=awaiting_scopes` reads. */
-export async function generateAwaitingClients(url: string, tenantId: string, seed: string, count: number): Promise<void> {
+export async function generateAwaitingClients(
+  url: string,
+  tenantId: string,
+  seed: string,
+  count: number,
+): Promise<void> {
   await withClient(url, (db) =>
     db.query(
       `INSERT INTO api_clients (tenant_id, client_id, display_name, contact_email, state, created_at, updated_at)
@@ -171,7 +181,12 @@ const ACTIONS = [
  * actors (a person and their CLI client: `actor_id` the person, `actor_client_id` the client), eight
  * actions, targets among `targets` user ids.
  */
-export async function generateAuditEvents(url: string, tenantId: string, count: number, actors: string[]): Promise<void> {
+export async function generateAuditEvents(
+  url: string,
+  tenantId: string,
+  count: number,
+  actors: string[],
+): Promise<void> {
   await withClient(url, (db) =>
     withIndexesRebuilt(db, 'audit_events', async () => {
       const chunk = 1_000_000;
@@ -184,7 +199,15 @@ export async function generateAuditEvents(url: string, tenantId: string, count: 
                   '{}'::jsonb, md5('req' || i)::uuid::text
              FROM generate_series($2::int, $3::int) AS i,
                   (SELECT $5::text[] AS actors, $6::text[] AS actions, $7::text[] AS targets) AS c`,
-          [tenantId, from, Math.min(count, from + chunk - 1), count, actors, ACTIONS.map((a) => a[0]), ACTIONS.map((a) => a[1])],
+          [
+            tenantId,
+            from,
+            Math.min(count, from + chunk - 1),
+            count,
+            actors,
+            ACTIONS.map((a) => a[0]),
+            ACTIONS.map((a) => a[1]),
+          ],
         );
       }
     }),
@@ -195,7 +218,12 @@ export async function generateAuditEvents(url: string, tenantId: string, count: 
  * `count` pending invitations (one per user, round-robin over `users`), `overdue` of them an hour
  * past their expiry, with a 32-byte token hash as the API stores one.
  */
-export async function generateInvitations(url: string, tenantId: string, count: number, overdue: number): Promise<void> {
+export async function generateInvitations(
+  url: string,
+  tenantId: string,
+  count: number,
+  overdue: number,
+): Promise<void> {
   await withClient(url, (db) =>
     withIndexesRebuilt(db, 'invitations', async () => {
       await db.query('TRUNCATE invitations CASCADE'); // the earlier sweep's rows: the check counts the whole table
@@ -217,4 +245,3 @@ export async function generateInvitations(url: string, tenantId: string, count: 
     }),
   );
 }
-

@@ -64,7 +64,10 @@ export interface RotatingFigures {
  * A fresh Gatehouse: one pass over every client (each loaded once into the cache, or the 3 s
  * warm-up for a single client), then the measured run round robin over all of them.
  */
-export async function measureRotating(target: Target, clients: { seed: string; count: number }): Promise<RotatingFigures> {
+export async function measureRotating(
+  target: Target,
+  clients: { seed: string; count: number },
+): Promise<RotatingFigures> {
   const server = await startServer(target);
   try {
     if (clients.count > 1) await rotatingLoad(target, server, clients, { amount: clients.count });
@@ -99,12 +102,18 @@ export async function pacedRotating(
     warmupSeconds: 0,
     rotate: clients,
   });
-  if (paced.failed > 0) failures.push(`gatehouse at ${Math.round(rate)}/s over ${clients.count} clients: ${paced.failed} failed of ${paced.sent}`);
+  if (paced.failed > 0)
+    failures.push(
+      `gatehouse at ${Math.round(rate)}/s over ${clients.count} clients: ${paced.failed} failed of ${paced.sent}`,
+    );
   return paced;
 }
 
 /** Samples a process's RSS every `everyMs` until `stop` resolves. */
-export function sampleRss(pid: number, everyMs: number): { samples: Array<{ atS: number; rssMb: number }>; stop(): void } {
+export function sampleRss(
+  pid: number,
+  everyMs: number,
+): { samples: Array<{ atS: number; rssMb: number }>; stop(): void } {
   const started = Date.now();
   const samples: Array<{ atS: number; rssMb: number }> = [];
   const timer = setInterval(() => {

@@ -9,15 +9,50 @@ import { type RotatingFigures, measureRotating, pacedRotating, rotatingLoad, sam
 
 /** Sizes of the scale run; smoke mode keeps the code path at a thousandth of the data. */
 export const scaleSizes = smoke
-  ? { clients: 1_000, big: 3_000, users: 3_000, userSteps: [300, 3_000], audit: 30_000, awaiting: 200, invitations: 30_000, overdue: 3_000, curve: [1, 1_000, 3_000], rssRunSeconds: 2, rssSampleMs: 500, growthFromS: 1, coldSeconds: 1, sweepWindowSeconds: 2 }
-  : { clients: 100_000, big: 1_000_000, users: 1_000_000, userSteps: [1_000, 10_000, 100_000, 1_000_000], audit: 10_000_000, awaiting: 1_000, invitations: 10_000_000, overdue: 1_000_000, curve: [1, 1_000, 10_000, 100_000, 1_000_000], rssRunSeconds: 300, rssSampleMs: 10_000, growthFromS: 60, coldSeconds: 10, sweepWindowSeconds: 45 };
+  ? {
+      clients: 1_000,
+      big: 3_000,
+      users: 3_000,
+      userSteps: [300, 3_000],
+      audit: 30_000,
+      awaiting: 200,
+      invitations: 30_000,
+      overdue: 3_000,
+      curve: [1, 1_000, 3_000],
+      rssRunSeconds: 2,
+      rssSampleMs: 500,
+      growthFromS: 1,
+      coldSeconds: 1,
+      sweepWindowSeconds: 2,
+    }
+  : {
+      clients: 100_000,
+      big: 1_000_000,
+      users: 1_000_000,
+      userSteps: [1_000, 10_000, 100_000, 1_000_000],
+      audit: 10_000_000,
+      awaiting: 1_000,
+      invitations: 10_000_000,
+      overdue: 1_000_000,
+      curve: [1, 1_000, 10_000, 100_000, 1_000_000],
+      rssRunSeconds: 300,
+      rssSampleMs: 10_000,
+      growthFromS: 60,
+      coldSeconds: 10,
+      sweepWindowSeconds: 45,
+    };
 
 export interface ScaleResult {
   scale: {
     clients100k: { ratio: number; rssMb: number };
     clients1m: { rssMb: number; rssGrowthMb: number; coldMissP99Ms: number };
     coldStart: { firstTokenMs: number; p99First10sMs: number };
-    admin: { usersSearchP99Ms: number | null; auditFilterP99Ms: number; awaitingScopesP99Ms: number; lastPageVsFirst: number };
+    admin: {
+      usersSearchP99Ms: number | null;
+      auditFilterP99Ms: number;
+      awaitingScopesP99Ms: number;
+      lastPageVsFirst: number;
+    };
     sweep10m: { seconds: number; tokenP99Ms: number };
     plot: string;
   };
@@ -51,7 +86,15 @@ export async function measureScale(p: Provisioned, gatehouse: Target, plotFile: 
     generateClients(p.databaseUrl, { tenantId: p.tenantId, scopeId: p.scopeId, seed, pepper: p.pepper, from, to });
 
   await timed(`generate ${sizes.clients} clients`, timings, () => generate(0, sizes.clients));
-  checks.push(...(await checkGeneratedClients(p.databaseUrl, { tenantId: p.tenantId, seed, pepper: p.pepper, apiClientId: p.clientId, count: sizes.clients })));
+  checks.push(
+    ...(await checkGeneratedClients(p.databaseUrl, {
+      tenantId: p.tenantId,
+      seed,
+      pepper: p.pepper,
+      apiClientId: p.clientId,
+      count: sizes.clients,
+    })),
+  );
 
   // One client against all of them, round robin, in alternating rounds on fresh servers.
   const one: RotatingFigures[] = [];
@@ -60,7 +103,9 @@ export async function measureScale(p: Provisioned, gatehouse: Target, plotFile: 
     for (let r = 0; r < settings.rounds; r++) {
       one.push(await measureRotating(gatehouse, set(1)));
       many.push(await measureRotating(gatehouse, set(sizes.clients)));
-      console.log(`  scale round ${r + 1}: 1 client ${one.at(-1)!.tokensPerSec}/s, ${sizes.clients} clients ${many.at(-1)!.tokensPerSec}/s, RSS ${many.at(-1)!.rssMb} MB`);
+      console.log(
+        `  scale round ${r + 1}: 1 client ${one.at(-1)!.tokensPerSec}/s, ${sizes.clients} clients ${many.at(-1)!.tokensPerSec}/s, RSS ${many.at(-1)!.rssMb} MB`,
+      );
     }
   });
   const onePeak = median(one.map((m) => m.tokensPerSec));
@@ -86,7 +131,9 @@ export async function measureScale(p: Provisioned, gatehouse: Target, plotFile: 
     }
   });
 
-  const admin: AdminScenario = await timed('admin lists', timings, () => measureAdmin(p, gatehouse, sizes, seed, checks));
+  const admin: AdminScenario = await timed('admin lists', timings, () =>
+    measureAdmin(p, gatehouse, sizes, seed, checks),
+  );
 
   // A million clients, past the cache's bound: every request a cold miss, for minutes, at half the peak.
   await timed(`generate clients up to ${sizes.big}`, timings, () => generate(sizes.clients, sizes.big));
@@ -99,15 +146,28 @@ export async function measureScale(p: Provisioned, gatehouse: Target, plotFile: 
       const lastRss = sampler.samples.at(-1)?.rssMb ?? 0;
       const baseline = sampler.samples.find((s) => s.atS >= sizes.growthFromS) ?? sampler.samples[0]!;
       const closed = await rotatingLoad(gatehouse, server, set(sizes.big), { seconds: settings.durationSeconds });
-      curve.push({ clients: sizes.big, tokensPerSec: round(closed['2xx'] / closed.duration, 0), rssMb: rssMb(server.pid) });
-      return { rssMb: lastRss, rssGrowthMb: round(lastRss - baseline.rssMb, 1), coldMissP99Ms: paced.p99Ms, p50Ms: paced.p50Ms, maxMs: paced.maxMs, samples: sampler.samples };
+      curve.push({
+        clients: sizes.big,
+        tokensPerSec: round(closed['2xx'] / closed.duration, 0),
+        rssMb: rssMb(server.pid),
+      });
+      return {
+        rssMb: lastRss,
+        rssGrowthMb: round(lastRss - baseline.rssMb, 1),
+        coldMissP99Ms: paced.p99Ms,
+        p50Ms: paced.p50Ms,
+        maxMs: paced.maxMs,
+        samples: sampler.samples,
+      };
     } finally {
       await stopServer(server);
     }
   });
 
   // The invitation sweep over ten million rows while tokens are issued at half the peak.
-  await timed(`generate ${sizes.invitations} invitations`, timings, () => generateInvitations(p.databaseUrl, p.tenantId, sizes.invitations, sizes.overdue));
+  await timed(`generate ${sizes.invitations} invitations`, timings, () =>
+    generateInvitations(p.databaseUrl, p.tenantId, sizes.invitations, sizes.overdue),
+  );
   const sweep = await timed('sweep under token traffic', timings, async () => {
     const server = await startServer(gatehouse);
     try {
