@@ -95,11 +95,6 @@ export class ClientCredentialsRepository {
     const rows: SnapshotRecord[] = await this.dataSource.query(SNAPSHOT_SQL, [tenantId, clientId]);
     const row = rows[0];
     if (!row) return null;
-    const grants = new Map<string, string[]>();
-    for (const grant of row.grants) {
-      const apiId = intern(grant.apiId);
-      grants.set(apiId, [...(grants.get(apiId) ?? []), intern(grant.value)]);
-    }
     return {
       client: {
         id: row.id,
@@ -107,16 +102,16 @@ export class ClientCredentialsRepository {
         state: intern(row.state) as ClientState,
         ownerUserId: row.owner_user_id ?? null,
         ownerStatus: row.owner_status ?? null,
-        ownerRoles: row.owner_roles ?? [],
+        ownerRoles: row.owner_roles?.length ? row.owner_roles : NONE,
       },
       secrets: row.secrets.map((s) => ({ hash: ownBuffer(s.hash), expiresAt: new Date(s.expiresAt) })),
-      certificates: row.certificates.map(({ der, ...c }) => ({
+      certificates: row.certificates.length === 0 ? NONE : row.certificates.map(({ der, ...c }) => ({
         ...c,
         notBefore: new Date(c.notBefore),
         notAfter: new Date(c.notAfter),
         key: new X509Certificate(Buffer.from(der, 'base64')).publicKey,
       })),
-      grants,
+      grants: grantsOf(row.grants),
     };
   }
 
@@ -187,4 +182,23 @@ function intern(text: string): string {
   if (known !== undefined) return known;
   if (interned.size < 10_000) interned.set(text, text);
   return text;
+}
+
+/** Shared by every snapshot without roles or certificates (snapshots are read, never changed). */
+const NONE: never[] = Object.freeze([]) as never[];
+
+/** Grant maps by their content: the clients of an API mostly hold the same scopes, so they share one. */
+const sharedGrants = new Map<string, Map<string, string[]>>();
+
+function grantsOf(rows: Array<{ apiId: string; value: string }>): Map<string, string[]> {
+  const key = rows.map((g) => `${g.apiId} ${g.value}`).join('\n');
+  const known = sharedGrants.get(key);
+  if (known) return known;
+  const grants = new Map<string, string[]>();
+  for (const grant of rows) {
+    const apiId = intern(grant.apiId);
+    grants.set(apiId, [...(grants.get(apiId) ?? []), intern(grant.value)]);
+  }
+  if (sharedGrants.size < 10_000 && key.length <= 4_096) sharedGrants.set(key, grants);
+  return grants;
 }
