@@ -10,7 +10,10 @@ import { StaffSecondFactors1795435375230 } from './1795435375230-StaffSecondFact
 import { ConsoleSessionsAndWorkQueues1795435926596 } from './1795435926596-ConsoleSessionsAndWorkQueues.js';
 import { StaffPasskeys1795439309639 } from './1795439309639-StaffPasskeys.js';
 import { StaffListIndex1795439854315 } from './1795439854315-StaffListIndex.js';
-import { KeysetListIndexes1795447249095 } from './1795447249095-KeysetListIndexes.js';
+import { AuditSourceAddress1795447054096 } from './1795447054096-AuditSourceAddress.js';
+import { UserSearchAndLastSignIn1795447099626 } from './1795447099626-UserSearchAndLastSignIn.js';
+import { KeysetPageIndexes1795449144630 } from './1795449144630-KeysetPageIndexes.js';
+import { KeysetListIndexes1795450592018 } from './1795450592018-KeysetListIndexes.js';
 
 /** Every migration, in order. Listed explicitly: a glob would load some files twice. */
 export const MIGRATIONS = [
@@ -26,5 +29,8 @@ export const MIGRATIONS = [
   ConsoleSessionsAndWorkQueues1795435926596,
   StaffPasskeys1795439309639,
   StaffListIndex1795439854315,
-  KeysetListIndexes1795447249095,
+  AuditSourceAddress1795447054096,
+  UserSearchAndLastSignIn1795447099626,
+  KeysetPageIndexes1795449144630,
+  KeysetListIndexes1795450592018,
 ];

@@ -71,42 +71,46 @@ export async function generateClients(
   const chunk = 10_000;
   const hasher = new SecretHasher(options.pepper);
   await withClient(url, async (db) => {
-    for (let start = options.from; start < options.to; start += chunk) {
-      const end = Math.min(options.to, start + chunk);
-      const ids: string[] = [];
-      const clientIds: string[] = [];
-      const hashes: string[] = [];
-      const hints: string[] = [];
-      const keyIds: string[] = [];
-      for (let i = start; i < end; i++) {
-        const identity = clientIdentity(options.seed, i);
-        ids.push(identity.id);
-        clientIds.push(identity.clientId);
-        hashes.push(`\\x${hasher.hash(identity.secret).toString('hex')}`);
-        hints.push(secretHint(identity.secret));
-        keyIds.push(uuidOf(digest(options.seed, 'key', i)));
-      }
-      await db.query('BEGIN');
-      await db.query(
-        `INSERT INTO api_clients (id, tenant_id, client_id, display_name, contact_email, state, created_at, updated_at)
+    const load = async () => {
+      for (let start = options.from; start < options.to; start += chunk) {
+        const end = Math.min(options.to, start + chunk);
+        const ids: string[] = [];
+        const clientIds: string[] = [];
+        const hashes: string[] = [];
+        const hints: string[] = [];
+        const keyIds: string[] = [];
+        for (let i = start; i < end; i++) {
+          const identity = clientIdentity(options.seed, i);
+          ids.push(identity.id);
+          clientIds.push(identity.clientId);
+          hashes.push(`\\x${hasher.hash(identity.secret).toString('hex')}`);
+          hints.push(secretHint(identity.secret));
+          keyIds.push(uuidOf(digest(options.seed, 'key', i)));
+        }
+        await db.query('BEGIN');
+        await db.query(
+          `INSERT INTO api_clients (id, tenant_id, client_id, display_name, contact_email, state, created_at, updated_at)
          SELECT id, $1, client_id, 'Scale client ' || n, 'scale' || n || '@example.com', 'active', t, t
            FROM unnest($2::uuid[], $3::uuid[]) WITH ORDINALITY AS u(id, client_id, n),
                 LATERAL (SELECT now() - make_interval(secs => ($5::int - $4::int - n)::float8 / 100)) AS at(t)`,
-        [options.tenantId, ids, clientIds, start, options.to],
-      );
-      await db.query(
-        `INSERT INTO client_secrets (tenant_id, api_client_id, key_id, hint, display_name, secret_hash, expires_at)
+          [options.tenantId, ids, clientIds, start, options.to],
+        );
+        await db.query(
+          `INSERT INTO client_secrets (tenant_id, api_client_id, key_id, hint, display_name, secret_hash, expires_at)
          SELECT $1, id, key_id, hint, 'generated', hash, now() + interval '365 days'
            FROM unnest($2::uuid[], $3::uuid[], $4::text[], $5::bytea[]) AS u(id, key_id, hint, hash)`,
-        [options.tenantId, ids, keyIds, hints, hashes],
-      );
-      await db.query(
-        `INSERT INTO client_scope_grants (api_client_id, scope_id, tenant_id) SELECT id, $2, $1 FROM unnest($3::uuid[]) AS u(id)`,
-        [options.tenantId, options.scopeId, ids],
-      );
-      await db.query('COMMIT');
-    }
-    await db.query('ANALYZE api_clients; ANALYZE client_secrets; ANALYZE client_scope_grants');
+          [options.tenantId, ids, keyIds, hints, hashes],
+        );
+        await db.query(
+          `INSERT INTO client_scope_grants (api_client_id, scope_id, tenant_id) SELECT id, $2, $1 FROM unnest($3::uuid[]) AS u(id)`,
+          [options.tenantId, options.scopeId, ids],
+        );
+        await db.query('COMMIT');
+      }
+    };
+    // Only generation writes meanwhile (no server runs), so the secondary indexes are rebuilt after it.
+    await withIndexesRebuilt(db, 'api_clients', () => withIndexesRebuilt(db, 'client_secrets', load));
+    await db.query('VACUUM ANALYZE client_scope_grants');
   });
 }
 

@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import type { AppConfig } from '@gatehouse/config';
 import { createAdminApp } from '../../apps/admin/src/admin.app.js';
 import { freePort } from './http-apps.js';
+import type { LogCapture } from './log-capture.js';
 import { testConfig } from './test-config.js';
 import { type TestDatabase, createTestDatabase } from './test-database.js';
 import type { Page } from 'playwright-core';
@@ -13,6 +14,9 @@ import { authenticatorApp } from './totp.js';
 
 export const STAFF_PASSWORD = 'amber lanterns over quiet harbours';
 export const csrfOf = (body: string) => /name="_csrf" value="([^"]+)"/.exec(body)?.[1] ?? '';
+/** The "Newer" (`prev`) or "Older" (`next`) link of a paged console list, decoded. */
+export const pagerLink = (page: string, rel: 'prev' | 'next') =>
+  new RegExp(`<a href="([^"]+)" rel="${rel}">`).exec(page)?.[1]?.replace(/&amp;/g, '&');
 
 export interface StaffMember {
   id: string;
@@ -156,13 +160,13 @@ export interface ConsoleApp {
 }
 
 export async function startConsoleApp(
-  options: { slug?: string; displayName?: string; config?: Partial<AppConfig>; host?: 'localhost' | '127.0.0.1' } = {},
+  options: { slug?: string; displayName?: string; config?: Partial<AppConfig>; host?: 'localhost' | '127.0.0.1'; logs?: LogCapture } = {},
 ): Promise<ConsoleApp> {
   const database: TestDatabase = await createTestDatabase();
   const port = await freePort();
   const origin = `http://${options.host ?? '127.0.0.1'}:${port}`; // passkeys need a host name, not an address
   const config = testConfig(database.url, { adminPublicUrl: origin, ...options.config });
-  const admin = await createAdminApp({ config });
+  const admin = await createAdminApp({ config, logDestination: options.logs });
   await admin.listen(port, '127.0.0.1');
   const db = admin.get(DataSource);
   const [{ id: tenantId }] = await db.query(`INSERT INTO tenants (slug, display_name) VALUES ($1, $2) RETURNING id`, [

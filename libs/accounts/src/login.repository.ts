@@ -96,6 +96,11 @@ export class LoginRepository {
     return locked[0] ? new Date(locked[0].locked_until) : null;
   }
 
+  /** A right password: the time shown as the user's last sign-in. */
+  async recordSignIn(userId: string): Promise<void> {
+    await this.dataSource.query(`UPDATE users SET last_sign_in_at = now() WHERE id = $1`, [userId]);
+  }
+
   async recordSuccess(userId: string): Promise<void> {
     await this.dataSource.query(
       `WITH c AS (UPDATE users SET failed_login_count = 0, locked_until = NULL WHERE id = $1 AND failed_login_count > 0 RETURNING id) SELECT * FROM c`,

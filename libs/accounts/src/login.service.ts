@@ -137,12 +137,13 @@ export class LoginService {
       // source since. A success counts only if the source is still not blocked.
       if (!failed && blocked) return { ok: false, throttled: true, retryAfterSeconds: secondsUntil(blocked) };
     }
-    if (failed) return { ok: false, lockedUntil: await this.countFailure(tenantId, username, candidate, lockedUntil) };
+    if (failed) return { ok: false, lockedUntil: await this.countFailure(tenantId, username, candidate, lockedUntil, undefined, source) };
     // With a second factor enrolled only that factor resets the count: the password alone never does.
     if (!options.secondFactorFollows && !(await this.factors.hasConfirmed(candidate.id))) {
       await this.logins.recordSuccess(candidate.id);
     }
-    await this.record(candidate, 'user.login.succeeded', {});
+    await this.logins.recordSignIn(candidate.id);
+    await this.record(candidate, 'user.login.succeeded', {}, source);
     return { ok: true, user: toAuthenticated(candidate) };
   }
 
@@ -150,7 +151,7 @@ export class LoginService {
   async recordAccountFailure(candidate: LoginCandidate, action: string, source?: string): Promise<Date | null> {
     if (source) await this.countSourceFailure(candidate.tenantId, source);
     const lockedUntil = future(candidate.lockedUntil);
-    return this.countFailure(candidate.tenantId, candidate.username, candidate, lockedUntil, action);
+    return this.countFailure(candidate.tenantId, candidate.username, candidate, lockedUntil, action, source);
   }
 
   /** Counts a failure against the account, or against the name when no account has it. */
@@ -160,6 +161,7 @@ export class LoginService {
     candidate: LoginCandidate | null,
     lockedUntil: Date | null,
     action = 'user.login.failed',
+    source?: string,
   ): Promise<Date | null> {
     let until = lockedUntil;
     let lockedFor = 0;
@@ -168,7 +170,7 @@ export class LoginService {
       if (lockedFor >= LOCK_SECONDS) this.metrics.lockouts.add('account');
     } else if (!until && username) until = await this.logins.recordNameFailure(tenantId, username, lockSecondsAfter);
     if (candidate) {
-      await this.record(candidate, action, { locked: lockedUntil !== null, disabled: candidate.status !== 'active' });
+      await this.record(candidate, action, { locked: lockedUntil !== null, disabled: candidate.status !== 'active' }, source);
     }
     return future(until);
   }
@@ -205,7 +207,7 @@ export class LoginService {
     }
     const locked = future(user.lockedUntil);
     if (locked) {
-      await this.record(user, 'user.password.change_failed', { locked: true });
+      await this.record(user, 'user.password.change_failed', { locked: true }, input.source);
       return { ok: false, wrongCurrent: true, lockedUntil: locked };
     }
     if (!(await this.verify(user.passwordHash, input.current))) {
@@ -244,11 +246,11 @@ export class LoginService {
     return policy.ok ? checkConfirmation(password, confirmation) : policy;
   }
 
-  /** Logins go to the audit log (never the password); the actor is the account tried. */
-  private record(user: LoginCandidate, action: string, details: Record<string, unknown>): Promise<void> {
+  /** Logins go to the audit log (never the password); the actor is the account tried, from `source`. */
+  private record(user: LoginCandidate, action: string, details: Record<string, unknown>, source?: string): Promise<void> {
     return this.audit.record(this.dataSource.manager, {
       tenantId: user.tenantId,
-      actor: actorOf(user),
+      actor: { ...actorOf(user), sourceAddress: source },
       action,
       targetType: 'user',
       targetId: user.id,

@@ -19,9 +19,12 @@ export type UserStatus = 'active' | 'disabled';
 @Index('users_tenant_username_key', ['tenantId', 'usernameNormalized'], { unique: true })
 @Index('users_tenant_created_idx', ['tenantId', 'createdAt', 'id'])
 @Index('users_tenant_locked_idx', ['tenantId', 'lockedUntil'], { where: '"locked_until" IS NOT NULL' })
-// Keyset pages of users (migration 1795447249095-KeysetListIndexes).
-@Index('users_keyset_idx', { synchronize: false })
 @Index('users_tenant_staff_idx', ['tenantId'], { where: 'cardinality("roles") > 0' })
+// The search box's prefix matches (expression indexes, written by hand in the migration).
+@Index('users_tenant_order_idx', { synchronize: false })
+@Index('users_search_username_idx', { synchronize: false })
+@Index('users_search_email_idx', { synchronize: false })
+@Index('users_search_display_name_idx', { synchronize: false })
 @Check('users_status_check', `"status" IN ('active', 'disabled')`)
 export class User {
   @PrimaryGeneratedColumn('uuid')
@@ -67,6 +70,10 @@ export class User {
 
   @Column({ type: 'timestamptz', nullable: true })
   passwordChangedAt: Date | null;
+
+  /** The last sign-in with the right password (Web UI or console). */
+  @Column({ type: 'timestamptz', nullable: true })
+  lastSignInAt: Date | null;
 
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt: Date;

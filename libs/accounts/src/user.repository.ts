@@ -2,17 +2,40 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isUUID } from 'class-validator';
 import { DataSource, EntityManager } from 'typeorm';
-import { type CursorPosition, keysetCondition, keysetKey } from '@gatehouse/database';
+import type { CursorPosition } from '@gatehouse/database';
 import type { Role } from './roles.js';
 import { User, type UserStatus } from './user.entity.js';
 
+/** `locked`: active, with a lock not yet over. */
+export type UserStatusFilter = UserStatus | 'locked';
+
 export interface UserQuery {
+  /** Prefix of the username, the email or the display name, any case. */
+  search?: string;
   username?: string;
   email?: string;
-  status?: UserStatus;
+  status?: UserStatusFilter;
   role?: Role;
+  /** Only users with a pending invitation that expires within 48 hours. */
+  invitationsExpiring?: boolean;
+  /** Newest first instead of oldest first. */
+  newestFirst?: boolean;
+  /** Keyset position to continue from; `backward`: towards the start of the order. */
   after?: CursorPosition;
+  backward?: boolean;
   take: number;
+}
+
+/**
+ * The list's order: creation time to the millisecond (what a cursor holds), in UTC so that the
+ * expression is immutable and `users_tenant_order_idx` serves it — every page, first or last,
+ * is an index range scan, and a search for a common prefix walks that index and filters.
+ */
+const LIST_ORDER = `date_trunc('milliseconds', u.created_at AT TIME ZONE 'UTC')`;
+
+/** `LIKE` pattern matching what starts with `prefix` (its `%`, `_` and `\` taken literally). */
+export function prefixPattern(prefix: string): string {
+  return `${prefix.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 @Injectable()
@@ -52,15 +75,37 @@ export class UserRepository {
     return rows[0]?.n ?? 0;
   }
 
+  /**
+   * One page of a tenant's users in creation order. The search is a prefix match on
+   * `username_normalized`, `lower(email)` and `lower(display_name)`, each with its own
+   * `text_pattern_ops` index: Postgres combines three index range scans (BitmapOr) for a rare
+   * prefix, or walks the order index and filters for a common one.
+   */
   page(tenantId: string, query: UserQuery): Promise<User[]> {
     const qb = this.dataSource.getRepository(User).createQueryBuilder('u').where('u.tenant_id = :tenantId', { tenantId });
+    if (query.search) {
+      qb.andWhere(
+        `(u.username_normalized LIKE :prefix OR lower(u.email) LIKE :prefix OR lower(u.display_name) LIKE :prefix)`,
+        { prefix: prefixPattern(query.search) },
+      );
+    }
     if (query.username) qb.andWhere('u.username_normalized = :username', { username: query.username.toLowerCase() });
     if (query.email) qb.andWhere('lower(u.email) = lower(:email)', { email: query.email });
-    if (query.status) qb.andWhere('u.status = :status', { status: query.status });
+    if (query.status === 'locked') qb.andWhere(`u.status = 'active' AND u.locked_until > now()`);
+    else if (query.status) qb.andWhere('u.status = :status', { status: query.status });
     if (query.role) qb.andWhere(':role = ANY(u.roles)', { role: query.role });
-    if (query.after) {
-      qb.andWhere(keysetCondition('u.created_at', 'u.id', '>'), { at: query.after.at, id: query.after.id });
+    if (query.invitationsExpiring) {
+      qb.andWhere(`EXISTS (SELECT 1 FROM invitations i WHERE i.tenant_id = u.tenant_id AND i.user_id = u.id
+        AND i.status = 'pending' AND i.expires_at > now() AND i.expires_at <= now() + interval '48 hours')`);
     }
-    return qb.orderBy(keysetKey('u.created_at')).addOrderBy('u.id').take(query.take).getMany();
+    const ascending = !query.newestFirst !== !!query.backward;
+    if (query.after) {
+      qb.andWhere(`(${LIST_ORDER}, u.id) ${ascending ? '>' : '<'} ((CAST(:at AS timestamptz) AT TIME ZONE 'UTC'), :id)`, {
+        at: query.after.at,
+        id: query.after.id,
+      });
+    }
+    const direction = ascending ? 'ASC' : 'DESC';
+    return qb.orderBy(LIST_ORDER, direction).addOrderBy('u.id', direction).take(query.take).getMany();
   }
 }

@@ -10,7 +10,7 @@ import { AccountError, AccountErrorCode } from './account.errors.js';
 import { ActivationService } from './activation.service.js';
 import { ROLES, type Role, permissionsOf } from './roles.js';
 import type { User, UserStatus } from './user.entity.js';
-import { UserRepository } from './user.repository.js';
+import { UserRepository, type UserStatusFilter } from './user.repository.js';
 import { type UserView, toUserView } from './user.view.js';
 
 export type InitialPasswordMode = 'generate' | 'activation-link';
@@ -38,10 +38,18 @@ export interface UpdateUserInput {
 }
 
 export interface UserFilter extends PageRequest {
+  /** Prefix of the username, email or display name, any case. */
+  search?: string;
   username?: string;
   email?: string;
-  status?: UserStatus;
+  status?: UserStatusFilter;
   role?: Role;
+  /** `expiring`: users with a pending invitation expiring within 48 hours. */
+  invitations?: 'expiring';
+  /** `oldest` (the default) or `newest` first. */
+  order?: 'oldest' | 'newest';
+  /** Walk from `cursor` towards the start of the order (the console's "Newer"); items keep the order. */
+  backward?: boolean;
 }
 
 export type CreatedUser = UserView & { initialPassword?: string };
@@ -59,6 +67,11 @@ export function mayManageUser(actor: Actor, target: Pick<User, 'id' | 'roles'>):
   if (actor.type === 'system') return true;
   const held = new Set<string>(actor.permissions ?? []);
   return permissionsOf(target.roles).every((permission) => held.has(permission));
+}
+
+/** Where a user stands in the list's order (its cursor). */
+export function userPosition(user: Pick<User, 'createdAt' | 'id'>): { at: Date; id: string } {
+  return { at: user.createdAt, id: user.id };
 }
 
 /** A generated initial password: 144 random bits, 24 characters. */
@@ -112,8 +125,16 @@ export class UserService {
 
   async list(tenantId: string, filter: UserFilter): Promise<Page<UserView>> {
     const size = pageSize(filter.limit);
-    const rows = await this.users.page(tenantId, { ...filter, after: decodeCursor(filter.cursor), take: size + 1 });
-    return toPage(rows, size, (u) => ({ at: u.createdAt, id: u.id }), toUserView);
+    const { search, username, email, status, role, backward } = filter;
+    const rows = await this.users.page(tenantId, {
+      ...{ search: search?.trim() || undefined, username, email, status, role, backward },
+      invitationsExpiring: filter.invitations === 'expiring',
+      newestFirst: filter.order === 'newest',
+      after: decodeCursor(filter.cursor),
+      take: size + 1,
+    });
+    const page = toPage(rows, size, userPosition, toUserView);
+    return backward ? { ...page, items: page.items.reverse() } : page;
   }
 
   async get(tenantId: string, id: string): Promise<UserView> {

@@ -11,6 +11,9 @@ export interface UserView {
   status: UserStatus;
   mustChangePassword: boolean;
   lockedUntil: string | null;
+  /** Failed sign-ins in a row (what locked the account, when it is locked). */
+  failedSignIns: number;
+  lastSignInAt: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -25,6 +28,8 @@ export function toUserView(user: User): UserView {
     status: user.status,
     mustChangePassword: user.mustChangePassword,
     lockedUntil: user.lockedUntil ? user.lockedUntil.toISOString() : null,
+    failedSignIns: user.failedLoginCount,
+    lastSignInAt: user.lastSignInAt ? user.lastSignInAt.toISOString() : null,
     createdAt: user.createdAt.toISOString(),
     updatedAt: user.updatedAt.toISOString(),
   };

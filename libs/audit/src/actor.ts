@@ -8,6 +8,8 @@ export interface Actor {
   /** Effective admin permissions; absent for the system (bootstrap, scheduler), which may do anything. */
   permissions?: readonly string[];
   requestId?: string;
+  /** The address the request came from (Express' `req.ip` under `TRUST_PROXY`), kept on the audit event. */
+  sourceAddress?: string;
 }
 
 export const SYSTEM_ACTOR: Actor = { type: 'system', userId: null, clientId: null };

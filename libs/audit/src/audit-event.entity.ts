@@ -6,9 +6,10 @@ export type ActorType = 'user' | 'client' | 'system';
 /** Append-only: rows are inserted in the transaction of the change they record, never updated. */
 @Entity({ name: 'audit_events' })
 @Index('audit_events_tenant_time_idx', ['tenantId', 'occurredAt', 'id'])
-// Newest-first pages, alone or filtered by action, target or actor (person or client): expression
-// indexes on the keyset sort key, created by migration 1795447249095-KeysetListIndexes.
-@Index('audit_events_keyset_idx', { synchronize: false })
+/** (tenant, time to the ms in UTC, id): the keyset position of the log's pages; an expression index, made by a migration. */
+@Index('audit_events_tenant_position_idx', { synchronize: false })
+// The same position behind each filter (action, target, actor as a person or as a client), so a
+// filtered page reads its own rows newest first: migration 1795450592018-KeysetListIndexes.
 @Index('audit_events_action_keyset_idx', { synchronize: false })
 @Index('audit_events_target_keyset_idx', { synchronize: false })
 @Index('audit_events_actor_keyset_idx', { synchronize: false })
@@ -53,4 +54,8 @@ export class AuditEvent {
 
   @Column({ type: 'text', nullable: true })
   requestId: string | null;
+
+  /** Where the request that made the change came from; `null` for the system and for older events. */
+  @Column({ type: 'text', nullable: true })
+  sourceAddress: string | null;
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditEvent } from './audit-event.entity.js';
-import { type CursorPosition, keysetCondition, keysetKey } from '@gatehouse/database';
+import type { CursorPosition } from '@gatehouse/database';
 
 export interface AuditQuery {
   tenantId: string;
@@ -10,9 +10,19 @@ export interface AuditQuery {
   action?: string;
   target?: string;
   since?: Date;
+  until?: Date;
+  /** Rows older than this position (newest first). */
   after?: CursorPosition;
+  /** Rows newer than this position, returned oldest first (the caller turns them around). */
+  before?: CursorPosition;
   take: number;
 }
+
+/** The keyset position, exactly as `audit_events_tenant_position_idx` indexes it. */
+const AT = `date_trunc('milliseconds', e.occurred_at AT TIME ZONE 'UTC')`;
+const POSITION = `(${AT}, e.id)`;
+const utcParam = (name: string) => `(CAST(:${name} AS timestamptz) AT TIME ZONE 'UTC')`;
+const UUID = `'^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'`;
 
 @Injectable()
 export class AuditRepository {
@@ -23,7 +33,11 @@ export class AuditRepository {
     await repository.save(repository.create(event));
   }
 
-  /** Newest first; `actor` matches the person or the client, `action` is exact or a `prefix.*`. */
+  /**
+   * Keyset pages over (time, id) in either direction, on the tenant/time index: the last page
+   * costs what the first does. `actor` matches the person or the client, `action` is exact or a
+   * `prefix.*`, `since`/`until` bound the time (inclusive / exclusive).
+   */
   find(query: AuditQuery): Promise<AuditEvent[]> {
     const qb = this.dataSource
       .getRepository(AuditEvent)
@@ -34,17 +48,23 @@ export class AuditRepository {
     else if (query.action) qb.andWhere('e.action = :action', { action: query.action });
     if (query.target) qb.andWhere('e.target_id = :target', { target: query.target });
     if (query.since) qb.andWhere('e.occurred_at >= :since', { since: query.since });
-    if (query.after) {
-      qb.andWhere(keysetCondition('e.occurred_at', 'e.id', '<'), {
-        at: query.after.at,
-        id: query.after.id,
-      });
-    }
-    return qb
-      .orderBy(keysetKey('e.occurred_at'), 'DESC')
-      .addOrderBy('e.id', 'DESC')
-      .take(query.take)
-      .getMany();
+    if (query.until) qb.andWhere('e.occurred_at < :until', { until: query.until });
+    if (query.after) qb.andWhere(`${POSITION} < (${utcParam('at')}, :id)`, { at: query.after.at, id: query.after.id });
+    if (query.before) qb.andWhere(`${POSITION} > (${utcParam('bat')}, :bid)`, { bat: query.before.at, bid: query.before.id });
+    const order = query.before ? 'ASC' : 'DESC';
+    return qb.orderBy(AT, order).addOrderBy('e.id', order).take(query.take).getMany();
+  }
+
+  /** Display names of this tenant's users among `ids` (actor ids that are not user ids are skipped). */
+  async userNames(tenantId: string, ids: readonly string[]): Promise<Map<string, string>> {
+    const wanted = [...new Set(ids)];
+    if (!wanted.length) return new Map();
+    const rows: { id: string; name: string }[] = await this.dataSource.query(
+      `SELECT id::text AS id, display_name AS name FROM users
+        WHERE tenant_id = $1 AND id = ANY(SELECT w::uuid FROM unnest($2::text[]) w WHERE w ~ ${UUID})`,
+      [tenantId, wanted],
+    );
+    return new Map(rows.map((row) => [row.id, row.name]));
   }
 }
 

@@ -27,5 +27,8 @@ describe('audit redaction', () => {
 
   it('does not mistake harmless keys for secrets', () => {
     expect(redactDetails({ keyId: 'k', hint: 'abc', scopes: ['x'] })).toEqual({ keyId: 'k', hint: 'abc', scopes: ['x'] });
+    const settings = { accessTokenVersion: 1, accessTokenLifetimeSeconds: 3600, token_endpoint: 'https://x/t' };
+    expect(redactDetails(settings)).toEqual(settings);
+    expect(redactDetails({ refreshToken: 'T', tokenHash: 'H' })).toEqual({ refreshToken: REDACTED, tokenHash: REDACTED });
   });
 });

@@ -1,10 +1,14 @@
 /** Keys whose values never reach the audit log (compared case-insensitively, without `_` or `-`). */
 const SENSITIVE = /secret|password|token|hash|authorization|credential|privatekey/i;
 
+/** Settings that only name a secret-like word (`accessTokenVersion`, `tokenEndpoint`): kept visible. */
+const SETTING = /(lifetimeseconds|version|endpoint)$/i;
+
 export const REDACTED = '[redacted]';
 
 function isSensitiveKey(key: string): boolean {
-  return SENSITIVE.test(key.replace(/[_-]/g, ''));
+  const bare = key.replace(/[_-]/g, '');
+  return SENSITIVE.test(bare) && !SETTING.test(bare);
 }
 
 /** A deep copy of `value` with the value of every sensitive key replaced by `[redacted]`. */

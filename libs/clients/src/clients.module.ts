@@ -3,6 +3,8 @@ import { AccountsModule } from '@gatehouse/accounts';
 import { ApisModule } from '@gatehouse/apis';
 import { AuditModule } from '@gatehouse/audit';
 import { MailModule } from '@gatehouse/mail';
+import { ClientBrowseRepository } from './client-browse.repository.js';
+import { ClientBrowseService } from './client-browse.service.js';
 import { ClientCertificateService } from './client-certificate.service.js';
 import { ClientRepository } from './client.repository.js';
 import { ClientService } from './client.service.js';
@@ -11,7 +13,7 @@ import { SecretExpiryWarningService } from './secret-expiry-warning.service.js';
 
 @Module({
   imports: [AuditModule, AccountsModule, ApisModule, MailModule],
-  providers: [ClientRepository, ScopeResolver, ClientService, ClientCertificateService, SecretExpiryWarningService],
-  exports: [ClientService, ClientCertificateService, ClientRepository, SecretExpiryWarningService],
+  providers: [ClientRepository, ClientBrowseRepository, ClientBrowseService, ScopeResolver, ClientService, ClientCertificateService, SecretExpiryWarningService],
+  exports: [ClientService, ClientBrowseService, ClientCertificateService, ClientRepository, SecretExpiryWarningService],
 })
 export class ClientsModule {}

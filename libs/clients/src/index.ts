@@ -8,6 +8,8 @@ export * from './client.view.js';
 export * from './scope-resolver.js';
 export * from './operator-client.policy.js';
 export * from './client.service.js';
+export * from './client-browse.repository.js';
+export * from './client-browse.service.js';
 export * from './certificate-parser.js';
 export * from './client-certificate.service.js';
 export * from './secret-expiry-warning.service.js';

@@ -71,3 +71,41 @@ export function toPage<R, T>(rows: R[], size: number, position: (row: R) => Curs
   const last = items[items.length - 1];
   return { items: items.map(map), nextCursor: more && last ? encodeCursor(position(last)) : null };
 }
+
+/** A page with cursors both ways: `prevCursor` (pass it as `before`) is `null` on the first page. */
+export interface TwoWayPage<T> extends Page<T> {
+  prevCursor: string | null;
+}
+
+export interface TwoWayRequest extends PageRequest {
+  /** Cursor of the page's neighbour towards the start (a `prevCursor`); ignored beside `cursor`. */
+  before?: string;
+}
+
+/**
+ * Keyset paging in both directions. `fetch({ after })` returns rows in list order following
+ * `after` (from the start without it); `fetch({ before })` returns the rows preceding `before`,
+ * nearest first. Each page is one index range scan, so the last page costs what the first does.
+ * A `before` page that reaches the start of the list is the first page.
+ */
+export async function twoWayPage<R, T>(
+  request: TwoWayRequest,
+  fetch: (range: { after?: CursorPosition; before?: CursorPosition; take: number }) => Promise<R[]>,
+  position: (row: R) => CursorPosition,
+  map: (row: R) => T,
+): Promise<TwoWayPage<T>> {
+  const size = pageSize(request.limit);
+  const before = request.cursor ? undefined : decodeCursor(request.before);
+  if (before) {
+    const preceding = await fetch({ before, take: size + 1 });
+    if (preceding.length > size) {
+      const rows = preceding.slice(0, size).reverse();
+      return { items: rows.map(map), nextCursor: encodeCursor(position(rows[size - 1]!)), prevCursor: encodeCursor(position(rows[0]!)) };
+    }
+    return twoWayPage({ limit: request.limit }, fetch, position, map);
+  }
+  const rows = await fetch({ after: decodeCursor(request.cursor), take: size + 1 });
+  const first = rows[0];
+  const prevCursor = request.cursor ? (first ? encodeCursor(position(first)) : request.cursor) : null;
+  return { ...toPage(rows, size, position, map), prevCursor };
+}

@@ -86,4 +86,27 @@ export class DocRepository {
     );
     return rows[0] ?? null;
   }
+
+  /** The users a section is open to, by name (tenant-scoped on both sides). */
+  readers(tenantId: string, slug: string): Promise<SectionReader[]> {
+    return this.dataSource.query(
+      `SELECT u.id AS "userId", u.username, u.display_name AS "displayName", u.email, u.status, g.granted_at AS "grantedAt"
+         FROM doc_sections s
+         JOIN doc_section_grants g ON g.section_id = s.id AND g.tenant_id = $1
+         JOIN users u ON u.id = g.user_id AND u.tenant_id = $1
+        WHERE s.tenant_id = $1 AND s.slug = $2
+        ORDER BY u.display_name, u.username`,
+      [tenantId, slug],
+    );
+  }
+}
+
+/** A user a section is open to. */
+export interface SectionReader {
+  userId: string;
+  username: string;
+  displayName: string;
+  email: string;
+  status: string;
+  grantedAt: Date;
 }

@@ -6,7 +6,7 @@ import { type Page, type PageRequest, decodeCursor, pageSize, toPage } from '@ga
 import { uniqueViolation } from '@gatehouse/database';
 import type { DocSection } from './doc-section.entity.js';
 import { DocError, DocErrorCode } from './doc.errors.js';
-import { DocRepository } from './doc.repository.js';
+import { DocRepository, type SectionReader } from './doc.repository.js';
 
 export interface DocSectionInput {
   slug: string;
@@ -110,6 +110,12 @@ export class DocService {
         details: { slug },
       });
     });
+  }
+
+  /** Who can read a section: the users it is open to (pending invitations are the invitations' to tell). */
+  async readers(tenantId: string, slug: string): Promise<SectionReader[]> {
+    await this.get(tenantId, slug);
+    return this.docs.readers(tenantId, slug);
   }
 
   /** The existing sections among `slugs` (inside a caller's transaction when `em` is given). */

@@ -8,6 +8,9 @@ import { SupersededInvitationLink } from './superseded-invitation-link.entity.js
 
 export interface InvitationQuery {
   status?: InvitationStatus;
+  userId?: string;
+  /** Only invitations that open this section (slug). */
+  section?: string;
   after?: CursorPosition;
   take: number;
 }
@@ -87,6 +90,8 @@ export class InvitationRepository {
     else if (query.status === 'expired')
       qb.andWhere(`(i.status = 'expired' OR (i.status = 'pending' AND i.expires_at <= now()))`);
     else if (query.status) qb.andWhere('i.status = :status', { status: query.status });
+    if (query.userId) qb.andWhere('i.user_id = :userId', { userId: query.userId });
+    if (query.section) qb.andWhere(':section = ANY(i.section_slugs)', { section: query.section });
     if (query.after) {
       qb.andWhere(`(date_trunc('milliseconds', i.created_at), i.id) > (:at, :id)`, {
         at: query.after.at,

@@ -63,10 +63,15 @@ export class InvitationService {
     return tx ? work(tx) : this.dataSource.transaction(work);
   }
 
-  async list(tenantId: string, filter: PageRequest & { status?: InvitationStatus }): Promise<Page<InvitationView>> {
+  async list(
+    tenantId: string,
+    filter: PageRequest & { status?: InvitationStatus; userId?: string; section?: string },
+  ): Promise<Page<InvitationView>> {
     const size = pageSize(filter.limit);
     const rows = await this.invitations.page(tenantId, {
       status: filter.status,
+      userId: filter.userId,
+      section: filter.section,
       after: decodeCursor(filter.cursor),
       take: size + 1,
     });
@@ -94,7 +99,13 @@ export class InvitationService {
       const token = generateOpaqueSecret();
       invitation.linkSentAt = new Date();
       invitation.expiresAt = new Date(invitation.linkSentAt.getTime() + minutes * 60_000);
-      await this.invitations.replaceToken(em, invitation, this.hasher.hash(token), invitation.expiresAt, invitation.linkSentAt);
+      await this.invitations.replaceToken(
+        em,
+        invitation,
+        this.hasher.hash(token),
+        invitation.expiresAt,
+        invitation.linkSentAt,
+      );
       await this.mailer.send(em, user, invitation, token);
       await this.record(em, tenantId, actor, 'invitation.resent', invitation, {
         userId: user.id,
@@ -128,19 +139,40 @@ export class InvitationService {
     const found = await this.docs.findBySlugs(tenantId, slugs, em);
     const missing = slugs.filter((slug) => !found.some((s) => s.slug === slug));
     if (missing.length) {
-      throw new InvitationError(InvitationErrorCode.UnknownSections, `Unknown sections: ${missing.join(', ')}`, missing);
+      throw new InvitationError(
+        InvitationErrorCode.UnknownSections,
+        `Unknown sections: ${missing.join(', ')}`,
+        missing,
+      );
     }
   }
 
-  private record(em: EntityManager, tenantId: string, actor: Actor, action: string, invitation: Invitation, details: Record<string, unknown>) {
-    return this.audit.record(em, { tenantId, actor, action, targetType: 'invitation', targetId: invitation.id, details });
+  private record(
+    em: EntityManager,
+    tenantId: string,
+    actor: Actor,
+    action: string,
+    invitation: Invitation,
+    details: Record<string, unknown>,
+  ) {
+    return this.audit.record(em, {
+      tenantId,
+      actor,
+      action,
+      targetType: 'invitation',
+      targetId: invitation.id,
+      details,
+    });
   }
 }
 
 /** A disabled account cannot log in to follow a link: inviting it would only mail a dead end. */
 function refuseDisabled(user: User): void {
   if (user.status === 'disabled') {
-    throw new InvitationError(InvitationErrorCode.UserDisabled, 'The user account is disabled; enable it before inviting the user.');
+    throw new InvitationError(
+      InvitationErrorCode.UserDisabled,
+      'The user account is disabled; enable it before inviting the user.',
+    );
   }
 }
 

@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { type Actor, AuditService } from '@gatehouse/audit';
-import { type Page, type PageRequest, decodeCursor, pageSize, toPage } from '@gatehouse/database';
-import type { Email, EmailStatus } from './email.entity.js';
+import { type TwoWayPage, type TwoWayRequest, twoWayPage } from '@gatehouse/database';
+import type { Email, EmailOrder, EmailStatus } from './email.entity.js';
 import { EmailRepository } from './email.repository.js';
 import { MailError, MailErrorCode } from './mail.errors.js';
 
@@ -47,10 +47,17 @@ export class EmailAdminService {
     private readonly audit: AuditService,
   ) {}
 
-  async list(tenantId: string, filter: PageRequest & { status?: EmailStatus }): Promise<Page<EmailView>> {
-    const size = pageSize(filter.limit);
-    const rows = await this.emails.page(tenantId, { status: filter.status, after: decodeCursor(filter.cursor), take: size + 1 });
-    return toPage(rows, size, (e) => ({ at: e.createdAt, id: e.id }), toEmailView);
+  /** The outbox by status, as queued (oldest first) or newest first; `cursor` pages on, `before` back. */
+  list(tenantId: string, filter: TwoWayRequest & { status?: EmailStatus; order?: EmailOrder }): Promise<TwoWayPage<EmailView>> {
+    const query = { status: filter.status, order: filter.order ?? 'oldest' };
+    return twoWayPage(filter, (range) => this.emails.page(tenantId, { ...query, ...range }), (e) => ({ at: e.createdAt, id: e.id }), toEmailView);
+  }
+
+  /** One outbox row of the tenant (never its body). */
+  async get(tenantId: string, id: string): Promise<EmailView> {
+    const email = await this.emails.findById(tenantId, id);
+    if (!email) throw new MailError(MailErrorCode.NotFound, 'No such email.');
+    return toEmailView(email);
   }
 
   /** A failed or abandoned mail goes back to the queue with a fresh attempt budget. */

@@ -3,6 +3,9 @@ import { Tenant } from '@gatehouse/tenants';
 
 export type EmailStatus = 'queued' | 'sending' | 'sent' | 'failed' | 'abandoned';
 export const EMAIL_STATUSES: EmailStatus[] = ['queued', 'sending', 'sent', 'failed', 'abandoned'];
+/** The outbox list's order: as queued (`oldest` first, the API's default) or `newest` first. */
+export type EmailOrder = 'oldest' | 'newest';
+export const EMAIL_ORDERS: EmailOrder[] = ['oldest', 'newest'];
 
 /**
  * The transactional outbox: a row is written in the transaction of the change that causes the
@@ -11,6 +14,8 @@ export const EMAIL_STATUSES: EmailStatus[] = ['queued', 'sending', 'sent', 'fail
  */
 @Entity({ name: 'emails' })
 @Index('emails_tenant_created_idx', ['tenantId', 'createdAt', 'id'])
+/** (tenant, creation to the ms in UTC, id): the keyset position of the outbox list; an expression index, made by a migration. */
+@Index('emails_tenant_position_idx', { synchronize: false })
 @Index('emails_due_idx', ['nextAttemptAt'], { where: `"status" IN ('queued', 'failed')` })
 @Index('emails_claimed_idx', ['lockedUntil'], { where: `"status" = 'sending'` })
 @Index('emails_tenant_abandoned_idx', ['tenantId'], { where: `"status" = 'abandoned'` })

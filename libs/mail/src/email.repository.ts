@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { isUUID } from 'class-validator';
 import { DataSource, EntityManager } from 'typeorm';
 import type { CursorPosition } from '@gatehouse/database';
-import { Email, type EmailStatus } from './email.entity.js';
+import { type EmailOrder, Email, type EmailStatus } from './email.entity.js';
 
 /** A claimed mail, bodies still sealed. */
 export interface ClaimedEmail {
@@ -143,12 +143,25 @@ export class EmailRepository {
     return rows.length ? this.findById(tenantId, id, em) : null;
   }
 
-  page(tenantId: string, query: { status?: EmailStatus; after?: CursorPosition; take: number }): Promise<Email[]> {
+  /**
+   * A keyset range of the outbox in list order (`oldest` or `newest` first): the rows following
+   * `after`, or the rows preceding `before` nearest first.
+   */
+  page(
+    tenantId: string,
+    query: { status?: EmailStatus; order: EmailOrder; after?: CursorPosition; before?: CursorPosition; take: number },
+  ): Promise<Email[]> {
     const qb = this.dataSource.getRepository(Email).createQueryBuilder('e').where('e.tenant_id = :tenantId', { tenantId });
     if (query.status) qb.andWhere('e.status = :status', { status: query.status });
-    if (query.after) {
-      qb.andWhere(`(date_trunc('milliseconds', e.created_at), e.id) > (:at, :id)`, { at: query.after.at, id: query.after.id });
-    }
-    return qb.orderBy(`date_trunc('milliseconds', e.created_at)`).addOrderBy('e.id').take(query.take).getMany();
+    const forward = query.order === 'oldest' ? '>' : '<';
+    const backward = query.order === 'oldest' ? '<' : '>';
+    // Exactly the expression of `emails_tenant_position_idx`: each page is one index range scan.
+    const at = `date_trunc('milliseconds', e.created_at AT TIME ZONE 'UTC')`;
+    const cursor = `(CAST(:at AS timestamptz) AT TIME ZONE 'UTC')`;
+    if (query.after) qb.andWhere(`(${at}, e.id) ${forward} (${cursor}, :id)`, { at: query.after.at, id: query.after.id });
+    if (query.before) qb.andWhere(`(${at}, e.id) ${backward} (${cursor}, :id)`, { at: query.before.at, id: query.before.id });
+    const ascending = (query.order === 'oldest') !== Boolean(query.before);
+    const direction = ascending ? 'ASC' : 'DESC';
+    return qb.orderBy(at, direction).addOrderBy('e.id', direction).take(query.take).getMany();
   }
 }

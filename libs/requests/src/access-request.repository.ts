@@ -8,6 +8,8 @@ import { AccessRequest, type AccessRequestStatus } from './access-request.entity
 export interface AccessRequestQuery {
   status?: AccessRequestStatus;
   after?: CursorPosition;
+  /** From `after` towards the oldest (the console's "Older"), nearest first. */
+  backward?: boolean;
   take: number;
 }
 
@@ -84,10 +86,11 @@ export class AccessRequestRepository {
       qb.andWhere(`(r.status = 'expired' OR (r.status = 'unverified' AND r.confirm_expires_at <= now()))`);
     else if (query.status) qb.andWhere('r.status = :status', { status: query.status });
     if (query.after) {
-      qb.andWhere(`(date_trunc('milliseconds', r.created_at), r.id) > (:at, :id)`, query.after);
+      qb.andWhere(`(date_trunc('milliseconds', r.created_at), r.id) ${query.backward ? '<' : '>'} (:at, :id)`, query.after);
     }
+    const direction = query.backward ? 'DESC' : 'ASC';
     // limit, not take: the join is many-to-one, and take with a join cannot order by an expression
-    return qb.orderBy(`date_trunc('milliseconds', r.created_at)`).addOrderBy('r.id').limit(query.take).getMany();
+    return qb.orderBy(`date_trunc('milliseconds', r.created_at)`, direction).addOrderBy('r.id', direction).limit(query.take).getMany();
   }
 
   /** Addresses of the tenant's active staff holding a role (those a new request is mailed to). */

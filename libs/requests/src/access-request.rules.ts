@@ -136,3 +136,30 @@ export function checkNote(value: unknown, required: boolean): string | null {
   if (!value.trim()) return required ? NOTE_MESSAGE : null;
   return kindAccepts('text', value) ? null : NOTE_MESSAGE;
 }
+
+/** A request as a form posts it: one checkbox per part, the fields of an unticked part ignored. */
+export interface AccessRequestForm {
+  requesterName: string;
+  requesterEmail: string;
+  organisation: string;
+  wantsAccount: boolean;
+  documentation: string;
+  reason: string;
+  wantsApi: boolean;
+  systemName: string;
+  technicalContactEmail: string;
+  purpose: string;
+}
+
+/** The use case's input from the form: the parts ticked, each with its fields. */
+export function accessRequestFromForm(values: AccessRequestForm): AccessRequestInput {
+  return {
+    requesterName: values.requesterName,
+    requesterEmail: values.requesterEmail,
+    organisation: values.organisation,
+    account: values.wantsAccount ? { documentation: values.documentation, reason: values.reason } : null,
+    api: values.wantsApi
+      ? { systemName: values.systemName, technicalContactEmail: values.technicalContactEmail, purpose: values.purpose }
+      : null,
+  };
+}

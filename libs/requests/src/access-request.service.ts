@@ -135,17 +135,23 @@ export class AccessRequestService {
     });
   }
 
+  /**
+   * Oldest first. `backward`: the page before `cursor` (towards the oldest), items still oldest
+   * first; its `nextCursor` then continues backward.
+   */
   async list(
     tenantId: string,
-    filter: PageRequest & { status?: AccessRequestStatus },
+    filter: PageRequest & { status?: AccessRequestStatus; backward?: boolean },
   ): Promise<Page<AccessRequestView>> {
     const size = pageSize(filter.limit);
     const rows = await this.requests.page(tenantId, {
       status: filter.status,
       after: decodeCursor(filter.cursor),
+      backward: filter.backward,
       take: size + 1,
     });
-    return toPage(rows, size, (r) => ({ at: r.createdAt, id: r.id }), toAccessRequestView);
+    const page = toPage(rows, size, (r) => ({ at: r.createdAt, id: r.id }), toAccessRequestView);
+    return filter.backward ? { ...page, items: page.items.reverse() } : page;
   }
 
   async get(tenantId: string, id: string): Promise<AccessRequestView> {

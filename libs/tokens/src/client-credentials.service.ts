@@ -10,7 +10,8 @@ import { constantClaimsJson, signAccessToken } from './compact-jws.js';
 import type { ApiRow, ClientSnapshot } from './client-credentials.repository.js';
 import { CredentialDirectory } from './credential-directory.js';
 import { DEFAULT_SCOPE, assertMayRequest, grantedScopes, parseScopeParameter } from './scope-request.js';
-import { type Signer, SigningKeyService, issuerOf, v1IssuerOf } from './signing-key.service.js';
+import { issuerOf, v1IssuerOf } from './issuers.js';
+import { type Signer, SigningKeyService } from './signing-key.service.js';
 import type { ClientAuthMethod, TokenRequestInput, TokenResponse } from './token-request.js';
 import { TokenRequestError, TokenRequestErrorCode } from './token-request.errors.js';
 

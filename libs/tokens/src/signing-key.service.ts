@@ -13,6 +13,8 @@ import { SigningKey } from './signing-key.entity.js';
 import { type ClaimedKey, SigningKeyRepository } from './signing-key.repository.js';
 import { AccessTokenError, AccessTokenErrorCode } from './token.errors.js';
 
+import { issuerOf } from './issuers.js';
+
 export interface Signer {
   key: KeyObject;
   kid: string;
@@ -42,16 +44,6 @@ export const PUBLISH_LEAD_MS = (JWKS_MAX_AGE_SECONDS + PUBLISH_SKEW_SECONDS) * 1
 /** Validity of the self-signed certificate published with each key (`x5c`); keys retire long before. */
 const CERTIFICATE_DAYS = 730;
 const ROTATION_BATCH = 100;
-
-/** The issuer of a tenant's tokens, exactly as discovery announces it. */
-export function issuerOf(publicUrl: string, tenantId: string): string {
-  return `${publicUrl}/${tenantId}/v2.0`;
-}
-
-/** The issuer of a tenant's v1 tokens (Entra's `https://sts.windows.net/{tid}/`), as the v1 discovery says. */
-export function v1IssuerOf(publicUrl: string, tenantId: string): string {
-  return `${publicUrl}/${tenantId}/`;
-}
 
 /** Tenants' signing keys: generation, rollover, the signer of the hot path, the JWKS, verification. */
 @Injectable()

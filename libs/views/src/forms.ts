@@ -45,7 +45,9 @@ export interface Option {
 
 function ids(field: FieldBase): { id: string; hint: string; error: string; describedBy: string } {
   const id = field.id ?? field.name;
-  const parts = [field.hint ? `${id}-hint` : '', field.error ? `${id}-error` : '', field.describedBy ?? ''].filter(Boolean);
+  const parts = [field.hint ? `${id}-hint` : '', field.error ? `${id}-error` : '', field.describedBy ?? ''].filter(
+    Boolean,
+  );
   return { id, hint: `${id}-hint`, error: `${id}-error`, describedBy: parts.join(' ') };
 }
 
@@ -95,6 +97,21 @@ export function secretField(field: SecretField): SafeHtml {
     ${field.required ? html`required` : ''}
     ${field.autofocus ? html`autofocus` : ''}${aria(field)}
   />`;
+  return around(field, control);
+}
+
+/**
+ * Several lines of text (a note, a reason, a PEM certificate); the value typed is kept when the
+ * form comes back. `verbatim`: no spell check or capitals (keys, certificates).
+ */
+export function textareaField(
+  field: FieldBase & { value?: string; rows?: number; maxlength?: number; className?: string; verbatim?: boolean },
+): SafeHtml {
+  const { id } = ids(field);
+  // prettier-ignore
+  const control = html`<textarea id="${id}" name="${field.name}" rows="${field.rows ?? 4}"
+    ${field.className ? html`class="${field.className}"` : ''} ${field.maxlength ? html`maxlength="${field.maxlength}"` : ''}
+    ${field.verbatim ? html`autocapitalize="none" spellcheck="false"` : ''} ${field.required ? html`required` : ''}${aria(field)}>${field.value ?? ''}</textarea>`;
   return around(field, control);
 }
 
@@ -187,7 +204,8 @@ export function postForm(form: FormInput): SafeHtml {
   return html`<form method="post" action="${form.action}" class="${form.className ?? 'stack'}" novalidate>
     ${csrfInput(form.csrf)} ${form.body}
     <div class="actions">
-      <button type="submit" ${form.button && form.button !== 'primary' ? html`class="${form.button}"` : ''}>${form.submit}</button
+      <button type="submit" ${form.button && form.button !== 'primary' ? html`class="${form.button}"` : ''}>
+        ${form.submit}</button
       >${form.aside ?? ''}
     </div>
   </form>`;

@@ -7,3 +7,5 @@ export * from './tables.js';
 export * from './layout.js';
 export * from './qr.js';
 export * from './script.js';
+export * from './snippets.js';
+export * from './csv.js';

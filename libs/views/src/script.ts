@@ -2,9 +2,18 @@
  * The console's one script, served from `'self'` (no inline script anywhere): a Copy button beside
  * every `[data-copy]` element (without JavaScript the text is still there to select and copy), and
  * the passkey buttons (`[data-passkey]`): they fetch WebAuthn options, ask the browser, and post the
- * answer in the named form as JSON. Where the browser cannot, the buttons stay hidden.
+ * answer in the named form as JSON. Where the browser cannot, the buttons stay hidden. A
+ * `time[data-local]` (shown in UTC) gets the reader's local time beside it.
  */
 export const CONSOLE_SCRIPT = `'use strict';
+document.querySelectorAll('time[data-local]').forEach(function (time) {
+  var at = new Date(time.getAttribute('datetime'));
+  if (isNaN(at.getTime())) return;
+  var local = document.createElement('span');
+  local.className = 'hint local-time';
+  local.textContent = at.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' }) + ' local';
+  time.insertAdjacentElement('afterend', local);
+});
 document.querySelectorAll('[data-copy]').forEach(function (target) {
   if (!navigator.clipboard) return;
   var button = document.createElement('button');

@@ -61,6 +61,8 @@ export interface PagerInput {
   /** Query parameter names of the two cursors. */
   newerParam?: string;
   olderParam?: string;
+  /** The links' words when the list runs oldest first (a queue): `{ newer: 'Older', older: 'Newer' }`-like. */
+  labels?: { newer: string; older: string };
 }
 
 /**
@@ -74,8 +76,8 @@ export function pager(input: PagerInput): SafeHtml {
     html`<a href="${listUrl(input.path, { ...input.filters, ...query })}" rel="${rel}">${label}</a>`;
   if (input.newer === undefined && !input.older) return html``;
   return html`<nav class="pager" aria-label="Pages">
-    <span>${input.newer !== undefined ? link('← Newer', { [newerParam]: input.newer || undefined }, 'prev') : ''}</span>
-    <span>${input.older ? link('Older →', { [olderParam]: input.older }, 'next') : ''}</span>
+    <span>${input.newer !== undefined ? link(`← ${input.labels?.newer ?? 'Newer'}`, { [newerParam]: input.newer || undefined }, 'prev') : ''}</span>
+    <span>${input.older ? link(`${input.labels?.older ?? 'Older'} →`, { [olderParam]: input.older }, 'next') : ''}</span>
   </nav>`;
 }
 

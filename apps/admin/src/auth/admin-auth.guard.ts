@@ -67,6 +67,7 @@ export class AdminAuthGuard implements CanActivate {
       clientId: client.clientId,
       permissions: permissionsOf(owner.roles).filter((permission) => granted.has(permission)),
       requestId: typeof request.id === 'string' ? request.id : undefined,
+      sourceAddress: request.ip,
     };
   }
 }

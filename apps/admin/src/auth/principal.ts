@@ -14,6 +14,8 @@ export interface AdminPrincipal extends Actor {
 export interface RequestWithPrincipal {
   id?: string;
   headers: Record<string, string | string[] | undefined>;
+  /** Express' `req.ip` (under `TRUST_PROXY`). */
+  ip?: string;
   principal?: AdminPrincipal;
 }
 

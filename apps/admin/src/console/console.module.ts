@@ -2,12 +2,32 @@ import { type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common
 import cookieParser from 'cookie-parser';
 import { urlencoded } from 'express';
 import { AccountsModule } from '@gatehouse/accounts';
-import { ProvisioningModule } from '@gatehouse/provisioning';
+import { ApisModule } from '@gatehouse/apis';
+import { AuditModule } from '@gatehouse/audit';
+import { ClientsModule } from '@gatehouse/clients';
+import { DocsModule } from '@gatehouse/docs';
+import { HandoversModule } from '@gatehouse/handovers';
+import { InvitationsModule } from '@gatehouse/invitations';
+import { MailModule } from '@gatehouse/mail';
+import { AccessProvisioningModule, ProvisioningModule } from '@gatehouse/provisioning';
 import { SessionsModule } from '@gatehouse/sessions';
 import { TenantsModule } from '@gatehouse/tenants';
 import { WorkQueuesModule } from '@gatehouse/workqueues';
 import { AccountController } from './account/account.controller.js';
 import { AccountPresenter } from './account/account.presenter.js';
+import { ApisController } from './apis/apis.controller.js';
+import { ApisPresenter } from './apis/apis.presenter.js';
+import { ClientCredentialsPresenter } from './clients/client-credentials.presenter.js';
+import { ClientDetail } from './clients/client-detail.js';
+import { ClientHandoversPresenter } from './clients/client-handovers.presenter.js';
+import { ClientsController } from './clients/clients.controller.js';
+import { ClientsPresenter } from './clients/clients.presenter.js';
+import { AuditConsoleController } from './audit/audit.controller.js';
+import { AuditPresenter } from './audit/audit.presenter.js';
+import { DocsConsoleController } from './docs/docs.controller.js';
+import { DocsPresenter } from './docs/docs.presenter.js';
+import { EmailConsoleController } from './email/email.controller.js';
+import { EmailPresenter } from './email/email.presenter.js';
 import { ConsoleAssetsController } from './frame/console-assets.controller.js';
 import { ConsoleFilter } from './frame/console.filter.js';
 import { ConsoleGuard } from './frame/console.guard.js';
@@ -23,13 +43,48 @@ import { EnrolmentFlow } from './sign-in/enrolment.flow.js';
 import { PasskeySignInFlow } from './sign-in/passkey.flow.js';
 import { SignInController } from './sign-in/sign-in.controller.js';
 import { SignInFlow } from './sign-in/sign-in.flow.js';
+import { RequestsController } from './requests/requests.controller.js';
+import { RequestsPresenter } from './requests/requests.presenter.js';
 import { StaffController } from './staff/staff.controller.js';
 import { StaffPresenter } from './staff/staff.presenter.js';
+import { UserActionsPresenter } from './users/user-actions.presenter.js';
+import { UsersController } from './users/users.controller.js';
+import { UsersPresenter } from './users/users.presenter.js';
 
 /** The console's page groups, in the order their routes are tried. A new group adds its controller here. */
-export const CONSOLE_PAGES = [SignInController, OverviewController, StaffController, AccountController];
+export const CONSOLE_PAGES = [
+  SignInController,
+  OverviewController,
+  RequestsController,
+  UsersController,
+  ClientsController,
+  ApisController,
+  DocsConsoleController,
+  EmailConsoleController,
+  AuditConsoleController,
+  StaffController,
+  AccountController,
+];
 
-const PRESENTERS = [SignInFlow, EnrolmentFlow, PasskeySignInFlow, OverviewPresenter, StaffPresenter, AccountPresenter];
+const PRESENTERS = [
+  SignInFlow,
+  EnrolmentFlow,
+  PasskeySignInFlow,
+  OverviewPresenter,
+  RequestsPresenter,
+  UsersPresenter,
+  UserActionsPresenter,
+  StaffPresenter,
+  AccountPresenter,
+  ClientsPresenter,
+  ClientCredentialsPresenter,
+  ClientHandoversPresenter,
+  ClientDetail,
+  ApisPresenter,
+  DocsPresenter,
+  EmailPresenter,
+  AuditPresenter,
+];
 
 /**
  * The operators' console (`/console`, `/t/{tenant}/console`): server-rendered pages on the admin
@@ -37,9 +92,31 @@ const PRESENTERS = [SignInFlow, EnrolmentFlow, PasskeySignInFlow, OverviewPresen
  * routes only (the admin app parses JSON for its API and nothing else).
  */
 @Module({
-  imports: [AccountsModule, SessionsModule, TenantsModule, WorkQueuesModule, ProvisioningModule],
+  imports: [
+    AccountsModule,
+    AuditModule,
+    DocsModule,
+    InvitationsModule,
+    MailModule,
+    SessionsModule,
+    TenantsModule,
+    WorkQueuesModule,
+    ProvisioningModule,
+    AccessProvisioningModule,
+    ClientsModule,
+    ApisModule,
+    HandoversModule,
+  ],
   controllers: [ConsoleAssetsController, ...CONSOLE_PAGES, ConsoleNotFoundController],
-  providers: [ConsoleSession, ConsoleTenantResolver, ConsoleGuard, ConsoleFilter, ConsoleResponder, PasskeySupport, ...PRESENTERS],
+  providers: [
+    ConsoleSession,
+    ConsoleTenantResolver,
+    ConsoleGuard,
+    ConsoleFilter,
+    ConsoleResponder,
+    PasskeySupport,
+    ...PRESENTERS,
+  ],
 })
 export class ConsoleModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

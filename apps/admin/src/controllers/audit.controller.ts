@@ -1,6 +1,5 @@
 import { Get, Query } from '@nestjs/common';
-import { type AuditEventView, AuditService } from '@gatehouse/audit';
-import { type Page } from '@gatehouse/database';
+import { type AuditPage, AuditService } from '@gatehouse/audit';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { AuditEventPage } from '../dto/responses.dto.js';
 import { AdminController } from '../auth/admin-controller.js';
@@ -13,10 +12,10 @@ export class AuditController {
   constructor(private readonly audit: AuditService) {}
 
   @Get()
-  @ApiOperation({ summary: 'List audit events (filter by actor, action, target, time)' })
+  @ApiOperation({ summary: 'List audit events (filter by actor, action, target, time; page older with cursor, newer with before)' })
   @RequirePermission('Audit.Read')
   @ApiOkResponse({ type: AuditEventPage })
-  list(@Principal() principal: AdminPrincipal, @Query() query: AuditQueryDto): Promise<Page<AuditEventView>> {
+  list(@Principal() principal: AdminPrincipal, @Query() query: AuditQueryDto): Promise<AuditPage> {
     return this.audit.list(principal.tenantId, query);
   }
 }

@@ -23,7 +23,7 @@ export class InvitationsController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'List invitations (by status)' })
+  @ApiOperation({ summary: 'List invitations (by status, by section)' })
   @RequirePermission('Invitations.Manage')
   @ApiOkResponse({ type: InvitationPage })
   list(@Principal() principal: AdminPrincipal, @Query() query: InvitationQueryDto): Promise<Page<InvitationView>> {

@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
-import { EMAIL_STATUSES, type EmailStatus } from '@gatehouse/mail';
+import { EMAIL_ORDERS, EMAIL_STATUSES, type EmailOrder, type EmailStatus } from '@gatehouse/mail';
 import { INVITATION_STATUSES, type InvitationStatus } from '@gatehouse/invitations';
 import { SLUG } from './docs.dto.js';
-import { PageQueryDto } from './page.dto.js';
+import { PageQueryDto, TwoWayPageQueryDto } from './page.dto.js';
 import { Optional } from './decorators.js';
 
 /** How long the link is valid, from now: hours, or minutes for a short-lived one (not both). */
@@ -47,11 +47,22 @@ export class InvitationQueryDto extends PageQueryDto {
   @Optional()
   @IsIn(INVITATION_STATUSES)
   status?: InvitationStatus;
+
+  @ApiPropertyOptional({ description: 'Only invitations that open this documentation section (slug)', pattern: SLUG.source })
+  @Optional()
+  @IsString()
+  @Matches(SLUG, { message: 'section must be a section slug' })
+  section?: string;
 }
 
-export class EmailQueryDto extends PageQueryDto {
+export class EmailQueryDto extends TwoWayPageQueryDto {
   @ApiPropertyOptional({ enum: EMAIL_STATUSES })
   @Optional()
   @IsIn(EMAIL_STATUSES)
   status?: EmailStatus;
+
+  @ApiPropertyOptional({ enum: EMAIL_ORDERS, default: 'oldest', description: 'As queued (oldest first) or newest first' })
+  @Optional()
+  @IsIn(EMAIL_ORDERS)
+  order?: EmailOrder;
 }

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { twoWayPageOf } from './responses.dto.js';
 
 /** OpenAPI shapes of documentation sections, invitations and outbox mails. */
 export class DocSectionResponse {
@@ -61,7 +62,4 @@ export class EmailResponse {
   @ApiProperty({ format: 'date-time' }) createdAt: string;
 }
 
-export class EmailPage {
-  @ApiProperty({ type: [EmailResponse] }) items: EmailResponse[];
-  @ApiProperty({ type: String, nullable: true }) nextCursor: string | null;
-}
+export const EmailPage = twoWayPageOf(EmailResponse, 'EmailPage');

@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsEmpty, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { Optional, QueryInt } from './decorators.js';
 
 /** `?limit=&cursor=` of every list. */
@@ -16,4 +16,17 @@ export class PageQueryDto {
   @IsString()
   @MaxLength(200)
   cursor?: string;
+}
+
+/** `?limit=&cursor=&before=` of a list paged both ways (`cursor` onwards, `before` back). */
+export class TwoWayPageQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({
+    description: 'Opaque cursor (`prevCursor` of a page): the page just before it in list order. Not together with `cursor`.',
+  })
+  @ValidateIf((query: TwoWayPageQueryDto) => query.cursor !== undefined && query.before !== undefined)
+  @IsEmpty({ message: 'before cannot be combined with cursor: pass one of them' })
+  @Optional()
+  @IsString()
+  @MaxLength(200)
+  before?: string;
 }

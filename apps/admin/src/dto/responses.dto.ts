@@ -10,6 +10,9 @@ export class UserResponse {
   @ApiProperty({ enum: ['active', 'disabled'] }) status: string;
   @ApiProperty() mustChangePassword: boolean;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) lockedUntil: string | null;
+  @ApiProperty({ minimum: 0, description: 'Failed sign-ins in a row (what locks the account)' }) failedSignIns: number;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Last sign-in with the right password' })
+  lastSignInAt: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
   @ApiPropertyOptional({ description: 'A one-time password, only in the answer that creates it (password or mode "generate"): shown once' })
@@ -90,6 +93,8 @@ export class AuditEventResponse {
   @ApiProperty({ type: String, nullable: true }) targetId: string | null;
   @ApiProperty({ type: 'object', additionalProperties: true }) details: Record<string, unknown>;
   @ApiProperty({ type: String, nullable: true }) requestId: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Address the change came from; null for the system and older events' })
+  sourceAddress: string | null;
 }
 
 function pageOf<T>(item: new () => T, name: string) {
@@ -104,4 +109,18 @@ function pageOf<T>(item: new () => T, name: string) {
 export const UserPage = pageOf(UserResponse, 'UserPage');
 export const ApiPage = pageOf(ProtectedApiResponse, 'ApiPage');
 export const ClientPage = pageOf(ClientResponse, 'ClientPage');
-export const AuditEventPage = pageOf(AuditEventResponse, 'AuditEventPage');
+/** A page of a list paged both ways: `nextCursor` (pass as `cursor`) onwards, `prevCursor` (pass as `before`) back. */
+export function twoWayPageOf<T>(item: new () => T, name: string) {
+  class TwoWayPageResponse {
+    @ApiProperty({ type: [item] }) items: T[];
+    @ApiProperty({ type: String, nullable: true, description: 'Pass as `cursor` for the next page; null on the last' })
+    nextCursor: string | null;
+    @ApiProperty({ type: String, nullable: true, description: 'Pass as `before` for the previous page; null on the first' })
+    prevCursor: string | null;
+  }
+  Object.defineProperty(TwoWayPageResponse, 'name', { value: name });
+  return TwoWayPageResponse;
+}
+
+/** Newest first: the next page holds older events, the previous page newer ones. */
+export const AuditEventPage = twoWayPageOf(AuditEventResponse, 'AuditEventPage');

@@ -2,7 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { SIGNING_ALGORITHMS, type SigningAlgorithm } from '@gatehouse/tenants';
 import { Optional, QueryIsoDate } from './decorators.js';
-import { PageQueryDto } from './page.dto.js';
+import { TwoWayPageQueryDto } from './page.dto.js';
 
 export class UpdateTenantDto {
   @ApiPropertyOptional({ enum: SIGNING_ALGORITHMS })
@@ -27,7 +27,8 @@ export class UpdateTenantDto {
 
 const ACTION = /^[a-z0-9._*-]+$/;
 
-export class AuditQueryDto extends PageQueryDto {
+/** Newest first: `cursor` pages to older events, `before` to newer ones. */
+export class AuditQueryDto extends TwoWayPageQueryDto {
   @ApiPropertyOptional({ description: 'User id or client id of the actor' })
   @Optional()
   @IsString()
@@ -51,4 +52,9 @@ export class AuditQueryDto extends PageQueryDto {
   @Optional()
   @QueryIsoDate()
   since?: Date;
+
+  @ApiPropertyOptional({ type: String, format: 'date-time', description: 'ISO 8601; events strictly before it' })
+  @Optional()
+  @QueryIsoDate()
+  until?: Date;
 }

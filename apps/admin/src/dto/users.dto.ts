@@ -2,12 +2,13 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsEmail, IsIn, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { Optional, SingleLine } from './decorators.js';
 import { ROLES, type Role } from '@gatehouse/accounts';
-import { DEFAULT_PASSWORD_SETUP, type InitialPasswordMode, type UserStatus } from '@gatehouse/accounts';
+import { DEFAULT_PASSWORD_SETUP, type InitialPasswordMode, type UserStatusFilter } from '@gatehouse/accounts';
 import { PageQueryDto } from './page.dto.js';
 
 const USERNAME = /^[A-Za-z0-9._@-]{1,64}$/;
 const PASSWORD_MODES: InitialPasswordMode[] = ['generate', 'activation-link'];
-const STATUSES: UserStatus[] = ['active', 'disabled'];
+const STATUS_FILTERS: UserStatusFilter[] = ['active', 'disabled', 'locked'];
+const ORDERS = ['oldest', 'newest'] as const;
 
 export class CreateUserDto {
   @ApiProperty({ maxLength: 64, pattern: USERNAME.source })
@@ -72,7 +73,19 @@ export class UpdateUserDto {
 }
 
 export class UserQueryDto extends PageQueryDto {
-  @ApiPropertyOptional()
+  @ApiPropertyOptional({
+    maxLength: 100,
+    example: 'pat',
+    description: 'Users whose username, email or display name starts with this text, any case (an index range scan per column).',
+  })
+  @Optional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100)
+  @SingleLine()
+  search?: string;
+
+  @ApiPropertyOptional({ description: 'Exact username, any case' })
   @Optional()
   @IsString()
   @MaxLength(64)
@@ -84,13 +97,18 @@ export class UserQueryDto extends PageQueryDto {
   @MaxLength(254)
   email?: string;
 
-  @ApiPropertyOptional({ enum: STATUSES })
+  @ApiPropertyOptional({ enum: STATUS_FILTERS, description: '`locked`: active but locked after failed sign-ins, until `lockedUntil`' })
   @Optional()
-  @IsIn(STATUSES)
-  status?: UserStatus;
+  @IsIn(STATUS_FILTERS)
+  status?: UserStatusFilter;
 
   @ApiPropertyOptional({ enum: ROLES })
   @Optional()
   @IsIn(ROLES)
   role?: Role;
+
+  @ApiPropertyOptional({ enum: ORDERS, default: 'oldest', description: 'Creation order of the list' })
+  @Optional()
+  @IsIn(ORDERS)
+  order?: (typeof ORDERS)[number];
 }

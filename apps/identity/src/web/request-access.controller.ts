@@ -3,8 +3,8 @@ import type { Request, Response } from 'express';
 import {
   AccessRequestError,
   AccessRequestErrorCode,
-  type AccessRequestInput,
   AccessRequestService,
+  accessRequestFromForm,
   type ConfirmationLookup,
   type FieldProblem,
 } from '@gatehouse/requests';
@@ -49,7 +49,7 @@ export class RequestAccessController {
     const context = await this.web.load(req);
     const values = formValues(req);
     try {
-      const outcome = await this.requests.submitPublic(context.tenant.id, toInput(values), {
+      const outcome = await this.requests.submitPublic(context.tenant.id, accessRequestFromForm(values), {
         source: req.ip,
         honeypot: field(req, 'website') !== '',
       });
@@ -149,15 +149,3 @@ function formValues(req: Request): RequestFormValues {
   };
 }
 
-/** The parts the person ticked; fields of an unticked part are ignored. */
-function toInput(values: RequestFormValues): AccessRequestInput {
-  return {
-    requesterName: values.requesterName,
-    requesterEmail: values.requesterEmail,
-    organisation: values.organisation,
-    account: values.wantsAccount ? { documentation: values.documentation, reason: values.reason } : null,
-    api: values.wantsApi
-      ? { systemName: values.systemName, technicalContactEmail: values.technicalContactEmail, purpose: values.purpose }
-      : null,
-  };
-}

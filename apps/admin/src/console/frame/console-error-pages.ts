@@ -1,11 +1,15 @@
 import { AccountError, MfaError, MfaErrorCode } from '@gatehouse/accounts';
 import { ApiError } from '@gatehouse/apis';
 import { ClientError } from '@gatehouse/clients';
+import { InvalidCursorError } from '@gatehouse/database';
 import { DocError } from '@gatehouse/docs';
+import { HandoverError } from '@gatehouse/handovers';
 import { InvitationError } from '@gatehouse/invitations';
 import { MailError } from '@gatehouse/mail';
 import { StaffError, StaffErrorCode } from '@gatehouse/provisioning';
+import { AccessRequestError } from '@gatehouse/requests';
 import { TenantError } from '@gatehouse/tenants';
+import { accessRequestStatus, handoverStatus } from '../../problem/access-problems.js';
 import {
   accountStatus,
   apiStatus,
@@ -62,5 +66,8 @@ export function domainErrorStatus(error: unknown): number | null {
   if (error instanceof InvitationError) return invitationStatus(error.code);
   if (error instanceof MailError) return mailStatus(error.code);
   if (error instanceof TenantError) return tenantStatus(error.code);
+  if (error instanceof AccessRequestError) return accessRequestStatus(error.code);
+  if (error instanceof HandoverError) return handoverStatus(error.code);
+  if (error instanceof InvalidCursorError) return 400;
   return null;
 }

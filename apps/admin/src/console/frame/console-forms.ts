@@ -32,17 +32,29 @@ export function formFields(req: Request): Record<string, string | string[]> {
 }
 
 /**
- * Validates form input with the REST API's DTO class (the same rules, the same messages): the
- * first failing rule of each field, or nothing.
+ * Validates form (or query) input with the REST API's DTO class (the same rules, the same
+ * messages) and returns the converted values (dates, numbers) with the first failing rule of
+ * each field.
  */
-export async function formErrors<T extends object>(dto: new () => T, input: Record<string, unknown>): Promise<FieldErrors> {
-  const instance = plainToInstance(dto, input);
+export async function parseInput<T extends object>(dto: new () => T, input: Record<string, unknown>): Promise<{ value: T; errors: FieldErrors }> {
+  const value = plainToInstance(dto, input);
   const errors: FieldErrors = {};
-  for (const error of await validate(instance, { whitelist: true, forbidNonWhitelisted: true })) {
+  for (const error of await validate(value, { whitelist: true, forbidNonWhitelisted: true })) {
     const first = Object.values(error.constraints ?? {})[0];
     if (first && !errors[error.property]) errors[error.property] = sentence(first);
   }
-  return errors;
+  return { value, errors };
+}
+
+/** Validates form input with the REST API's DTO class: the first failing rule of each field, or nothing. */
+export async function formErrors<T extends object>(dto: new () => T, input: Record<string, unknown>): Promise<FieldErrors> {
+  return (await parseInput(dto, input)).errors;
+}
+
+/** A query-string parameter as one string ('' when absent or repeated). */
+export function queryField(req: Request, name: string): string {
+  const value = req.query[name];
+  return typeof value === 'string' ? value : '';
 }
 
 function sentence(message: string): string {

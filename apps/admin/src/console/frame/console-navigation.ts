@@ -20,6 +20,13 @@ export interface ConsoleSection {
  */
 export const CONSOLE_SECTIONS: ConsoleSection[] = [
   { label: 'Overview', path: '', permission: null },
+  { label: 'Access requests', path: 'requests', permission: 'Requests.Read', count: (q) => q.requestsToDecide, countLabel: 'waiting for a decision' },
+  { label: 'Users', path: 'users', permission: 'Users.Read' },
+  { label: 'Clients', path: 'clients', permission: 'Clients.Read', count: (q) => q.clientsAwaitingScopes, countLabel: 'awaiting scopes' },
+  { label: 'APIs & scopes', path: 'apis', permission: 'Clients.Read' },
+  { label: 'Documentation', path: 'docs', permission: 'Docs.Manage' },
+  { label: 'Email', path: 'email', permission: 'Invitations.Manage', count: (q) => q.abandonedMail, countLabel: 'abandoned' },
+  { label: 'Audit', path: 'audit', permission: 'Audit.Read' },
   { label: 'Staff', path: 'staff', permission: 'Tenant.Manage' },
 ];
 

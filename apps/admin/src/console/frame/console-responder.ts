@@ -24,7 +24,12 @@ export interface ConsoleNext {
   flash?: Flash;
 }
 
-export type ConsoleResult = ConsoleView | ConsoleNext;
+/** A file to download (an export), written as its chunks come. */
+export interface ConsoleDownload {
+  download: { filename: string; contentType: string; chunks: AsyncIterable<string> };
+}
+
+export type ConsoleResult = ConsoleView | ConsoleNext | ConsoleDownload;
 
 export const STYLESHEET_PATH = '/console/assets/gatehouse.css';
 export const SCRIPT_PATH = '/console/assets/console.js';
@@ -39,6 +44,7 @@ export class ConsoleResponder {
 
   async send(res: Response, who: ConsolePrincipal, result: ConsoleResult | Promise<ConsoleResult>): Promise<void> {
     const outcome = await result;
+    if ('download' in outcome) return download(res, outcome.download);
     if ('redirect' in outcome) {
       if (outcome.flash) await this.sessions.addFlash(who.sessionId, outcome.flash);
       return redirect(res, outcome.redirect);
@@ -95,6 +101,23 @@ function pagePath(path: string, base: string): string {
   const decoded = decodeURIComponent(path);
   const rest = decoded.startsWith(base) ? decoded.slice(base.length) : decoded;
   return rest.replace(/^\/+|\/+$/g, '');
+}
+
+async function download(res: Response, file: ConsoleDownload['download']): Promise<void> {
+  res.status(200);
+  res.setHeader('Content-Type', file.contentType);
+  res.setHeader('Content-Disposition', `attachment; filename="${file.filename}"`);
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  try {
+    for await (const chunk of file.chunks) {
+      if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve));
+    }
+  } catch (error) {
+    res.destroy(); // a half-written file must not look complete: the download fails visibly
+    throw error;
+  }
+  res.end();
 }
 
 export function redirect(res: Response, location: string): void {

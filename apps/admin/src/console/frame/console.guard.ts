@@ -95,6 +95,7 @@ export class ConsoleGuard implements CanActivate {
       clientId: null,
       permissions: scope.permissions,
       requestId: typeof req.id === 'string' ? req.id : undefined,
+      sourceAddress: req.ip,
       tenantId: session.tenantId,
       tenant: scope.tenant,
       base: scope.base,

@@ -1,4 +1,4 @@
-import { type SafeHtml, html } from '@gatehouse/views';
+import { type SafeHtml, curlTokenRequest, html } from '@gatehouse/views';
 import type { RevealedCredentials } from '@gatehouse/provisioning';
 import { utc } from './request.pages.js';
 
@@ -23,16 +23,6 @@ export function handoverPage(input: {
       <input type="hidden" name="_csrf" value="${input.csrf}" />
       <button type="submit">Reveal</button>
     </form>`;
-}
-
-function curlSnippet(c: RevealedCredentials): string {
-  return [
-    `curl -s -X POST '${c.tokenEndpoint}' \\`,
-    `  --data-urlencode 'grant_type=client_credentials' \\`,
-    `  --data-urlencode 'client_id=${c.clientId}' \\`,
-    `  --data-urlencode 'client_secret=${c.secret}' \\`,
-    `  --data-urlencode 'scope=${c.scopes[0] ?? ''}'`,
-  ].join('\n');
 }
 
 function msalSnippet(c: RevealedCredentials): string {
@@ -73,7 +63,7 @@ export function revealedPage(c: RevealedCredentials): SafeHtml {
       <dd>${utc(expires)}</dd>
     </dl>
     <h2>Token request with curl</h2>
-    <pre class="snippet"><code>${curlSnippet(c)}</code></pre>
+    <pre class="snippet"><code>${curlTokenRequest({ ...c, scope: c.scopes[0] ?? '' })}</code></pre>
     <h2>MSAL for Node.js</h2>
     <pre class="snippet"><code>${msalSnippet(c)}</code></pre>
     <h2>What next</h2>

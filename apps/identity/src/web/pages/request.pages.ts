@@ -1,19 +1,8 @@
 import { type SafeHtml, html } from '@gatehouse/views';
-import { EMAIL_MAX, type FieldProblem, NAME_MAX, TEXT_MAX } from '@gatehouse/requests';
+import { type AccessRequestForm, EMAIL_MAX, type FieldProblem, NAME_MAX, TEXT_MAX } from '@gatehouse/requests';
 
 /** What the form holds, as typed (re-shown after a refusal). */
-export interface RequestFormValues {
-  requesterName: string;
-  requesterEmail: string;
-  organisation: string;
-  wantsAccount: boolean;
-  documentation: string;
-  reason: string;
-  wantsApi: boolean;
-  systemName: string;
-  technicalContactEmail: string;
-  purpose: string;
-}
+export type RequestFormValues = AccessRequestForm;
 
 export const EMPTY_REQUEST_FORM: RequestFormValues = {
   requesterName: '',

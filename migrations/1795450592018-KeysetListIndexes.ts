@@ -1,23 +1,21 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Lists are paged by (created or occurred millisecond, id); these indexes hold exactly that sort key
- * (in UTC, so the expression is immutable), so that the first and the last page of a million rows
- * read 51 index entries, and the audit log's filters (action, target, actor as a person or as a
- * client) read their own rows newest first instead of sorting every match. The audit filters' old
- * two-column indexes are their prefixes and go.
+ * Lists page by (created or occurred millisecond in UTC, id), the position their cursors carry
+ * (users and the audit log got that index in their own migrations). Here: the clients list, alone
+ * and awaiting scopes, and the audit log's filters (action, target, actor as a person or as a
+ * client) with the position behind each, so a filtered page reads its own rows newest first
+ * instead of sorting every match. The filters' old two-column indexes are prefixes of these and go.
  */
-export class KeysetListIndexes1795447249095 implements MigrationInterface {
-  name = 'KeysetListIndexes1795447249095';
+export class KeysetListIndexes1795450592018 implements MigrationInterface {
+  name = 'KeysetListIndexes1795450592018';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
-    const key = (column: string) => `(date_trunc('milliseconds', "${column}" AT TIME ZONE 'UTC'))`;
-    await queryRunner.query(`CREATE INDEX "users_keyset_idx" ON "users" ("tenant_id", ${key('created_at')}, "id")`);
+    const key = (column: string) => `date_trunc('milliseconds', "${column}" AT TIME ZONE 'UTC')`;
     await queryRunner.query(`CREATE INDEX "api_clients_keyset_idx" ON "api_clients" ("tenant_id", ${key('created_at')}, "id")`);
     await queryRunner.query(
       `CREATE INDEX "api_clients_awaiting_keyset_idx" ON "api_clients" ("tenant_id", ${key('created_at')}, "id") WHERE "state" = 'awaiting_scopes'`,
     );
-    await queryRunner.query(`CREATE INDEX "audit_events_keyset_idx" ON "audit_events" ("tenant_id", ${key('occurred_at')}, "id")`);
     for (const [name, column] of [
       ['action', 'action'],
       ['target', 'target_id'],
@@ -40,8 +38,7 @@ export class KeysetListIndexes1795447249095 implements MigrationInterface {
     for (const name of ['actor_client', 'actor', 'target', 'action']) {
       await queryRunner.query(`DROP INDEX "public"."audit_events_${name}_keyset_idx"`);
     }
-    for (const index of ['audit_events_keyset_idx', 'api_clients_awaiting_keyset_idx', 'api_clients_keyset_idx', 'users_keyset_idx']) {
-      await queryRunner.query(`DROP INDEX "public"."${index}"`);
-    }
+    await queryRunner.query(`DROP INDEX "public"."api_clients_awaiting_keyset_idx"`);
+    await queryRunner.query(`DROP INDEX "public"."api_clients_keyset_idx"`);
   }
 }

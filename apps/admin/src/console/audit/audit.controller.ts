@@ -1,0 +1,28 @@
+import { Get, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { ConsoleController } from '../frame/console-controller.js';
+import { Console, type ConsolePrincipal } from '../frame/console-principal.js';
+import { ConsoleResponder } from '../frame/console-responder.js';
+import { ConsolePage } from '../frame/console.guard.js';
+import { AuditPresenter } from './audit.presenter.js';
+
+/** `/console/audit`: the audit log with filters kept in the URL, paging both ways, CSV export. */
+@ConsoleController('audit')
+export class AuditConsoleController {
+  constructor(
+    private readonly audit: AuditPresenter,
+    private readonly out: ConsoleResponder,
+  ) {}
+
+  @Get()
+  @ConsolePage('Audit.Read')
+  list(@Console() who: ConsolePrincipal, @Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.out.send(res, who, this.audit.list(who, req));
+  }
+
+  @Get('export.csv')
+  @ConsolePage('Audit.Read')
+  export(@Console() who: ConsolePrincipal, @Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.out.send(res, who, this.audit.export(who, req));
+  }
+}

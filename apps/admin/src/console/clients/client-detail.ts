@@ -1,0 +1,134 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { type ApiView, ApiService } from '@gatehouse/apis';
+import { type Permission, UserService } from '@gatehouse/accounts';
+import { type AuditEventView, AuditService } from '@gatehouse/audit';
+import {
+  ClientCertificateService,
+  ClientService,
+  type ClientView,
+  isOperatorClient,
+  mayManageClientOf,
+} from '@gatehouse/clients';
+import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
+import { HandoverService } from '@gatehouse/handovers';
+import { type Crumb, type SafeHtml, html } from '@gatehouse/views';
+import type { ConsolePrincipal } from '../frame/console-principal.js';
+import type { ConsoleView } from '../frame/console-responder.js';
+import { clientSummary } from './clients.pages.js';
+import {
+  type ClientAbilities,
+  credentialsSection,
+  handoversSection,
+  historySection,
+  scopesSection,
+  stateSection,
+} from './client-sections.pages.js';
+
+const HISTORY_ROWS = 20;
+
+/** What the client page shows besides the client: read with the same services as the REST reads. */
+export interface ClientPageState {
+  /** Scopes as posted, when a change came back with an error. */
+  scopes?: readonly string[];
+  scopesError?: string;
+  status?: number;
+}
+
+/**
+ * The client page (Clients.Read, like `GET /clients/{clientId}`): summary, scopes, credentials,
+ * handovers, history. Buttons show only where the person may act — the actions check again.
+ */
+@Injectable()
+export class ClientDetail {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly clients: ClientService,
+    private readonly certificates: ClientCertificateService,
+    private readonly handovers: HandoverService,
+    private readonly apis: ApiService,
+    private readonly audit: AuditService,
+    private readonly users: UserService,
+  ) {}
+
+  /** The breadcrumb of a page under a client (Clients › name › last), its name and path. */
+  async crumbs(
+    who: ConsolePrincipal,
+    clientId: string,
+    last: string,
+  ): Promise<{ crumbs: Crumb[]; name: string; path: string }> {
+    const client = await this.clients.get(who.tenantId, clientId);
+    const path = `${who.base}/clients/${clientId}`;
+    const crumbs = [
+      { label: 'Clients', href: `${who.base}/clients` },
+      { label: client.displayName, href: path },
+      { label: last },
+    ];
+    return { crumbs, name: client.displayName, path };
+  }
+
+  /** The token endpoint of the console's tenant, as clients call it. */
+  tokenEndpoint(who: ConsolePrincipal): string {
+    return `${this.config.publicUrl}/${who.tenantId}/oauth2/v2.0/token`;
+  }
+
+  /** Every API the person may assign scopes of (never the built-in admin API), oldest first. */
+  async assignableApis(tenantId: string): Promise<ApiView[]> {
+    const page = await this.apis.list(tenantId, { limit: 200 });
+    return page.items.filter((api) => !api.builtIn);
+  }
+
+  /** The client's owner's name when it is an operator client, and what the person may do on it. */
+  async abilities(
+    who: ConsolePrincipal,
+    client: ClientView,
+  ): Promise<{ ownerName: string | null; can: ClientAbilities }> {
+    const owner = client.ownerUserId ? await this.users.findById(who.tenantId, client.ownerUserId) : null;
+    const manageable = mayManageClientOf(who, owner);
+    const held = (permission: Permission) => who.permissions.includes(permission);
+    return {
+      ownerName: owner && isOperatorClient(owner) ? owner.displayName : null,
+      can: {
+        assignScopes: held('Scopes.Assign'),
+        manageCredentials: held('Secrets.Manage') && manageable,
+        manageState: held('Clients.Manage') && manageable,
+        readHistory: held('Audit.Read'),
+      },
+    };
+  }
+
+  async show(who: ConsolePrincipal, clientId: string, state: ClientPageState = {}): Promise<ConsoleView> {
+    const client = await this.clients.get(who.tenantId, clientId);
+    const [secrets, certificates, handovers, apis, { ownerName, can }] = await Promise.all([
+      this.clients.listSecrets(who.tenantId, clientId),
+      this.certificates.list(who.tenantId, clientId),
+      this.handovers.list(who.tenantId, clientId),
+      this.assignableApis(who.tenantId),
+      this.abilities(who, client),
+    ]);
+    const history = can.readHistory ? await this.history(who.tenantId, clientId) : null;
+    const base = who.base;
+    const body: SafeHtml = html`${clientSummary({ client, tenantName: who.tenant.displayName, tenantId: who.tenantId, tokenEndpoint: this.tokenEndpoint(who), ownerName, canAssign: can.assignScopes })}
+    ${scopesSection({ base, csrf: who.csrfToken, client, apis, granted: state.scopes ?? client.scopes, can, error: state.scopesError })}
+    ${credentialsSection({ base, client, secrets, certificates, can })}
+    ${handoversSection({ base, clientId, handovers, can })}
+    ${historySection({ events: history?.events ?? null, names: history?.names ?? new Map(), auditLink: `${base}/audit?target=${clientId}` })}
+    ${stateSection({ base, csrf: who.csrfToken, client, can })}`;
+    return {
+      title: client.displayName,
+      breadcrumbs: [{ label: 'Clients', href: `${base}/clients` }, { label: client.displayName }],
+      body,
+      status: state.status,
+    };
+  }
+
+  /** The client's latest audit events (the REST `GET /audit-events?target=` read, Audit.Read) with the people's names. */
+  private async history(
+    tenantId: string,
+    clientId: string,
+  ): Promise<{ events: AuditEventView[]; names: Map<string, string> }> {
+    const { items } = await this.audit.list(tenantId, { target: clientId, limit: HISTORY_ROWS });
+    const ids = [...new Set(items.map((e) => e.actor.userId).filter((id): id is string => id !== null))];
+    const people = await Promise.all(ids.map((id) => this.users.findById(tenantId, id)));
+    return { events: items, names: new Map(people.filter((p) => p !== null).map((p) => [p.id, p.displayName])) };
+  }
+}

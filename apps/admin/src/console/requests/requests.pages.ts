@@ -1,0 +1,171 @@
+import type { UserView } from '@gatehouse/accounts';
+import type { HandoverView } from '@gatehouse/handovers';
+import type { InvitationView } from '@gatehouse/invitations';
+import { type AccessRequestStatus, type AccessRequestView, TEXT_MAX } from '@gatehouse/requests';
+import {
+  type BadgeTone,
+  type FieldErrors,
+  type Option,
+  type SafeHtml,
+  badge,
+  checkboxGroup,
+  duration,
+  filterForm,
+  html,
+  inputField,
+  pager,
+  postForm,
+  table,
+  textareaField,
+  timeTag,
+} from '@gatehouse/views';
+
+export const STATE_OPTIONS: Option[] = [
+  { value: 'submitted', label: 'Waiting for a decision' },
+  { value: 'unverified', label: 'Address not confirmed yet' },
+  { value: 'approved', label: 'Approved, not yet handed over' },
+  { value: 'fulfilled', label: 'Fulfilled' },
+  { value: 'rejected', label: 'Rejected' },
+  { value: 'expired', label: 'Expired unconfirmed' },
+  { value: 'all', label: 'Any state' },
+];
+
+const TONE: Record<AccessRequestStatus, BadgeTone> = {
+  unverified: 'neutral',
+  submitted: 'warn',
+  approved: 'good',
+  fulfilled: 'good',
+  rejected: 'bad',
+  expired: 'neutral',
+};
+
+export const stateBadge = (r: Pick<AccessRequestView, 'status'>) => badge(r.status, TONE[r.status]);
+
+/** "Account + API (Orders sync)". */
+export function whatText(r: AccessRequestView): string {
+  const parts = [r.account ? 'Personal account' : '', r.api ? `API access (${r.api.systemName})` : ''].filter(Boolean);
+  return parts.join(' + ');
+}
+
+export function requestQueue(input: { base: string; state: string; requests: AccessRequestView[]; previous?: string; next: string | null }): SafeHtml {
+  const { base } = input;
+  return html`${filterForm({
+      action: `${base}/requests`,
+      submit: 'Show',
+      fields: [{ kind: 'select', name: 'status', label: 'State', options: STATE_OPTIONS, value: input.state }],
+    })}
+    ${table({
+      caption: 'Access requests, oldest first',
+      columns: [
+        { header: 'Requester', cell: (r: AccessRequestView) => html`<a href="${base}/requests/${r.id}">${r.requesterName}</a><br /><span class="hint">${r.requesterEmail}</span>` },
+        { header: 'Organisation', cell: (r) => r.organisation },
+        { header: 'What', cell: (r) => whatText(r) },
+        { header: 'State', cell: (r) => stateBadge(r) },
+        { header: 'Age', cell: (r) => html`<time datetime="${r.createdAt}">${duration(new Date(), new Date(r.createdAt))}</time>` },
+      ],
+      rows: input.requests,
+      empty: input.state === 'submitted' ? 'Nothing waiting for a decision.' : 'No access requests in this state.',
+    })}
+    ${pager({ path: `${base}/requests`, filters: { status: input.state }, newer: input.previous, older: input.next, labels: { newer: 'Older', older: 'Newer' } })}`;
+}
+
+function filedBy(input: TrailInput): SafeHtml | string {
+  const r = input.request;
+  if (r.origin !== 'staff') return 'through the public form';
+  return input.filer ? html`by <a href="${input.base}/users/${input.filer.id}">${input.filer.displayName}</a>, for the requester` : 'by staff, for the requester';
+}
+
+function asked(input: TrailInput): SafeHtml {
+  const r = input.request;
+  return html`<section class="panel" aria-labelledby="asked"><h2 id="asked">What was asked</h2>
+    <dl class="summary">
+      <dt>Requester</dt><dd>${r.requesterName} &lt;${r.requesterEmail}&gt;</dd>
+      <dt>Organisation</dt><dd>${r.organisation}</dd>
+      <dt>Filed</dt><dd>${timeTag(new Date(r.createdAt))} ${filedBy(input)}${r.sourceAddress ? html`, from <code>${r.sourceAddress}</code>` : ''}</dd>
+      <dt>Address confirmed</dt><dd>${r.confirmedAt ? timeTag(new Date(r.confirmedAt)) : r.origin === 'staff' ? 'not needed (filed by staff)' : 'not yet'}</dd>
+      ${r.account
+        ? html`<dt>Documentation wanted</dt><dd>${r.account.documentation}</dd><dt>Why</dt><dd>${r.account.reason}</dd>`
+        : ''}
+      ${r.api
+        ? html`<dt>System</dt><dd>${r.api.systemName}</dd><dt>Technical contact</dt><dd>${r.api.technicalContactEmail}</dd><dt>It must</dt><dd>${r.api.purpose}</dd>`
+        : ''}
+      <dt>State</dt><dd>${stateBadge(r)}</dd>
+    </dl></section>`;
+}
+
+export interface DecisionInput {
+  base: string;
+  csrf: string;
+  request: AccessRequestView;
+  sections: Option[];
+  approve: { note: string; sections: string[]; expiresInHours: string };
+  reject: { note: string };
+  errors: FieldErrors;
+}
+
+function decision(input: DecisionInput): SafeHtml {
+  const { base, csrf, request: r, errors } = input;
+  const path = `${base}/requests/${r.id}`;
+  const sectionChoice = r.account && input.sections.length
+    ? html`${checkboxGroup({ name: 'sections', label: 'Invite the new user to these sections', options: input.sections, values: input.approve.sections, error: errors.sections })}
+      ${inputField({ name: 'expiresInHours', label: 'Invitation valid for (hours)', hint: '1 to 720; 168 is a week.', value: input.approve.expiresInHours, inputmode: 'numeric', error: errors.expiresInHours })}`
+    : '';
+  const creates = [r.account ? 'the user account (an activation link goes to the requester)' : '', r.api ? `the API client "${r.api.systemName}", awaiting scopes from the IT department` : ''].filter(Boolean).join(' and ');
+  return html`<section class="panel" aria-labelledby="decide"><h2 id="decide">Decision</h2>
+    <h3>Approve</h3>
+    <p>Creates ${creates}.</p>
+    ${postForm({
+      action: `${path}/approve`,
+      csrf,
+      submit: 'Approve',
+      body: html`${sectionChoice}${textareaField({ name: 'note', id: 'approve-note', label: 'Note to the requester (optional)', value: input.approve.note, maxlength: TEXT_MAX, error: errors.approveNote })}`,
+    })}
+    <h3>Reject</h3>
+    ${postForm({
+      action: `${path}/reject`,
+      csrf,
+      submit: 'Reject',
+      button: 'danger',
+      body: textareaField({ name: 'note', id: 'reject-note', label: 'Why (mailed to the requester)', hint: 'Say what they can do instead.', value: input.reject.note, maxlength: TEXT_MAX, required: true, error: errors.rejectNote }),
+    })}</section>`;
+}
+
+export interface TrailInput {
+  base: string;
+  request: AccessRequestView;
+  invitation: InvitationView | null;
+  /** The account the approval created and the person who decided, when the reader may see users. */
+  user: UserView | null;
+  decider: UserView | null;
+  /** The staff member who filed it for the requester. */
+  filer: UserView | null;
+  handovers: HandoverView[] | null;
+}
+
+function trail(input: TrailInput): SafeHtml {
+  const { base, request: r } = input;
+  const rows: SafeHtml[] = [];
+  if (r.decidedAt) {
+    const by = input.decider ? html` by <a href="${base}/users/${input.decider.id}">${input.decider.displayName}</a>` : '';
+    rows.push(html`<dt>Decided</dt><dd>${stateBadge({ status: r.status === 'rejected' ? 'rejected' : 'approved' })} ${timeTag(new Date(r.decidedAt))}${by}</dd>`);
+    if (r.decisionNote) rows.push(html`<dt>Note to the requester</dt><dd>${r.decisionNote}</dd>`);
+  }
+  if (r.userId) {
+    const name = input.user ? html`${input.user.displayName} (<code>${input.user.username}</code>)` : 'The new user account';
+    rows.push(html`<dt>User</dt><dd><a href="${base}/users/${r.userId}">${name}</a>${r.accountDeliveredAt ? html`; account details sent ${timeTag(new Date(r.accountDeliveredAt))}` : ''}</dd>`);
+  }
+  if (input.invitation) rows.push(html`<dt>Invitation</dt><dd>${input.invitation.sections.join(', ')}: ${badge(input.invitation.status)}</dd>`);
+  if (r.clientId) rows.push(html`<dt>Client</dt><dd><a href="${base}/clients/${r.clientId}"><code>${r.clientId}</code></a></dd>`);
+  for (const h of input.handovers ?? []) {
+    rows.push(html`<dt>Handover</dt><dd>to ${h.recipientEmail}: ${badge(h.status)} ${h.revealedAt ? html`revealed ${timeTag(new Date(h.revealedAt))}` : html`link valid until ${timeTag(new Date(h.expiresAt))}`}</dd>`);
+  }
+  if (r.credentialsDeliveredAt) rows.push(html`<dt>Credentials</dt><dd>handed over ${timeTag(new Date(r.credentialsDeliveredAt))}</dd>`);
+  if (r.fulfilledAt) rows.push(html`<dt>Fulfilled</dt><dd>${timeTag(new Date(r.fulfilledAt))}</dd>`);
+  if (!rows.length) return html``;
+  return html`<section class="panel" aria-labelledby="trail"><h2 id="trail">What it produced</h2><dl class="summary">${rows}</dl></section>`;
+}
+
+export function requestDetail(input: DecisionInput & TrailInput & { mayDecide: boolean }): SafeHtml {
+  const open = input.request.status === 'submitted';
+  return html`${asked(input)}${open && input.mayDecide ? decision(input) : ''}${trail(input)}`;
+}

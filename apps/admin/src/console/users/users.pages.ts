@@ -1,0 +1,145 @@
+import { ROLES, type UserView } from '@gatehouse/accounts';
+import {
+  type FieldErrors,
+  type Option,
+  type SafeHtml,
+  badge,
+  checkboxGroup,
+  filterForm,
+  formError,
+  html,
+  inputField,
+  pager,
+  postForm,
+  selectField,
+  table,
+  timeTag,
+} from '@gatehouse/views';
+import { roleBadges } from '../staff/staff.pages.js';
+
+/** The list's filters as they stand in the URL. */
+export interface UserListFilters {
+  q?: string;
+  status?: string;
+  role?: string;
+  invitations?: string;
+}
+
+export const STATUS_OPTIONS: Option[] = [
+  { value: '', label: 'Any status' },
+  { value: 'active', label: 'Active' },
+  { value: 'locked', label: 'Locked' },
+  { value: 'disabled', label: 'Disabled' },
+];
+
+const ROLE_OPTIONS: Option[] = [{ value: '', label: 'Any role' }, ...ROLES.map((r) => ({ value: r, label: r }))];
+
+export function userStatusBadge(user: Pick<UserView, 'status' | 'lockedUntil'>, now = new Date()): SafeHtml {
+  if (user.status === 'disabled') return badge('disabled', 'bad');
+  if (user.lockedUntil && new Date(user.lockedUntil) > now) return badge('locked', 'bad');
+  return badge('active', 'good');
+}
+
+export function lastSignIn(user: Pick<UserView, 'lastSignInAt'>): SafeHtml | string {
+  return user.lastSignInAt ? timeTag(new Date(user.lastSignInAt)) : 'never';
+}
+
+export interface UserListInput {
+  base: string;
+  filters: UserListFilters;
+  users: UserView[];
+  newer?: string;
+  older?: string | null;
+}
+
+export function userList(input: UserListInput): SafeHtml {
+  const { base, filters } = input;
+  const filtered = Object.values(filters).some(Boolean);
+  return html`${filterForm({
+      action: `${base}/users`,
+      submit: 'Search',
+      fields: [
+        { kind: 'text', name: 'q', label: 'Search', hint: 'Start of a name, username or email', value: filters.q },
+        { kind: 'select', name: 'status', label: 'Status', options: STATUS_OPTIONS, value: filters.status },
+        { kind: 'select', name: 'role', label: 'Role', options: ROLE_OPTIONS, value: filters.role },
+      ],
+    })}
+    ${filters.invitations === 'expiring'
+      ? html`<p class="notice">Showing users with an invitation expiring within 48 hours. <a href="${base}/users">Show all users</a></p>`
+      : ''}
+    ${table({
+      caption: 'Users of this tenant, newest first',
+      columns: [
+        { header: 'Name', cell: (u: UserView) => html`<a href="${base}/users/${u.id}">${u.displayName}</a>` },
+        { header: 'Username', cell: (u) => html`<code>${u.username}</code>` },
+        { header: 'Email', cell: (u) => u.email },
+        { header: 'Status', cell: (u) => userStatusBadge(u) },
+        { header: 'Roles', cell: (u) => (u.roles.length ? roleBadges(u.roles) : '—') },
+        { header: 'Last sign-in', cell: (u) => lastSignIn(u) },
+      ],
+      rows: input.users,
+      empty: filtered
+        ? html`No user matches these filters. <a href="${base}/users">Clear the filters</a>, or create the user.`
+        : 'No users yet. Create one with "New user", or approve an access request.',
+    })}
+    ${pager({ path: `${base}/users`, filters: { ...filters }, newer: input.newer, older: input.older })}`;
+}
+
+export interface NewUserForm {
+  username?: string;
+  email?: string;
+  displayName?: string;
+  access?: string;
+  sections?: string[];
+  expiresInHours?: string;
+}
+
+export interface NewUserInput {
+  base: string;
+  csrf: string;
+  values: NewUserForm;
+  errors: FieldErrors;
+  sections: Option[];
+  mayInvite: boolean;
+  error?: string;
+}
+
+function accessChoice(input: NewUserInput): SafeHtml {
+  if (!input.mayInvite || !input.sections.length) return html``;
+  const { values, errors } = input;
+  return html`${selectField({
+      name: 'access',
+      label: 'Documentation',
+      hint: 'With an invitation the person also gets a link that opens the chosen sections once they have signed in.',
+      value: values.access,
+      options: [
+        { value: '', label: 'No documentation yet (activation link only)' },
+        { value: 'invitation', label: 'Invite to the sections chosen below' },
+      ],
+      error: errors.access,
+    })}
+    ${checkboxGroup({
+      name: 'sections',
+      label: 'Sections to invite to',
+      options: input.sections,
+      values: values.sections ?? [],
+      error: errors.sections,
+    })}
+    ${inputField({ name: 'expiresInHours', label: 'Invitation valid for (hours)', hint: '1 to 720; 168 is a week.', value: values.expiresInHours ?? '168', inputmode: 'numeric', error: errors.expiresInHours })}`;
+}
+
+export function newUserForm(input: NewUserInput): SafeHtml {
+  const { values, errors } = input;
+  return html`${formError(input.error)}
+    <p>The person gets an email with a link (valid 24 hours) to choose their password.</p>
+    ${postForm({
+      action: `${input.base}/users/new`,
+      csrf: input.csrf,
+      submit: 'Create user',
+      aside: html`<a href="${input.base}/users">Cancel</a>`,
+      body: html`${inputField({ name: 'displayName', label: 'Name', hint: 'As others see it, e.g. "Pat Partner".', value: values.displayName, required: true, error: errors.displayName })}
+      ${inputField({ name: 'email', label: 'Email address', type: 'email', value: values.email, required: true, autocomplete: 'off', verbatim: true, error: errors.email })}
+      ${inputField({ name: 'username', label: 'Username', hint: 'Letters, digits and . _ @ -. They sign in with it.', value: values.username, required: true, autocomplete: 'off', verbatim: true, error: errors.username })}
+      ${accessChoice(input)}`,
+    })}`;
+}

@@ -1,0 +1,117 @@
+import { Injectable } from '@nestjs/common';
+import { isUUID } from 'class-validator';
+import { DEFAULT_PAGE_SIZE } from '@gatehouse/database';
+import type { ClientState } from './api-client.entity.js';
+import { type BrowsePosition, ClientBrowseRepository, type ClientBrowseRow } from './client-browse.repository.js';
+import { ClientRepository } from './client.repository.js';
+
+export interface ClientBrowseFilter {
+  search?: string;
+  state?: ClientState;
+  apiId?: string;
+  expiringSecrets?: boolean;
+  /** Cursor from `newer` of a page: the page above it. */
+  before?: string;
+  /** Cursor from `older` of a page: the page below it. */
+  after?: string;
+}
+
+/** A row of the clients list: what answers the usual question without opening the client. */
+export interface ClientSummary {
+  clientId: string;
+  displayName: string;
+  state: ClientState;
+  contactEmail: string | null;
+  ownerUserId: string | null;
+  scopes: string[];
+  soonestSecretExpiry: Date | null;
+}
+
+/** A page of a newest-first list; a cursor is absent where there is nothing more that way. */
+export interface BrowsePage<T> {
+  items: T[];
+  newer?: string;
+  older?: string;
+}
+
+const TIMESTAMP = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{1,6})?[+-]\d\d(:\d\d)?$/;
+
+export function encodeBrowseCursor(position: BrowsePosition): string {
+  return Buffer.from(JSON.stringify([position.at, position.id]), 'utf8').toString('base64url');
+}
+
+/** A cursor this list issued, or nothing (a mangled cursor starts from the newest). */
+export function decodeBrowseCursor(cursor: string | undefined): BrowsePosition | undefined {
+  if (!cursor) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(parsed) && typeof parsed[0] === 'string' && typeof parsed[1] === 'string') {
+      if (TIMESTAMP.test(parsed[0]) && isUUID(parsed[1])) return { at: parsed[0], id: parsed[1] };
+    }
+  } catch {
+    return undefined;
+  }
+  return undefined;
+}
+
+/**
+ * The clients list of the console (read permission `Clients.Read`, like `GET /clients`): newest
+ * first, searched by name, contact or client id, filtered by state, API and expiring secrets,
+ * keyset-paged both ways so the last page costs what the first does.
+ */
+@Injectable()
+export class ClientBrowseService {
+  constructor(
+    private readonly browser: ClientBrowseRepository,
+    private readonly clients: ClientRepository,
+  ) {}
+
+  async browse(
+    tenantId: string,
+    filter: ClientBrowseFilter,
+    size = DEFAULT_PAGE_SIZE,
+  ): Promise<BrowsePage<ClientSummary>> {
+    const newer = decodeBrowseCursor(filter.before);
+    const older = newer ? undefined : decodeBrowseCursor(filter.after);
+    const rows = await this.browser.browse(tenantId, {
+      search: filter.search?.trim() || undefined,
+      state: filter.state,
+      apiId: filter.apiId && isUUID(filter.apiId) ? filter.apiId : undefined,
+      expiringSecrets: filter.expiringSecrets,
+      newer,
+      older,
+      take: size + 1,
+    });
+    const more = rows.length > size;
+    const shown = rows.slice(0, size);
+    if (newer) shown.reverse();
+    const granted = await this.clients.grantedScopes(shown.map((row) => row.id));
+    const items = shown.map((row) =>
+      toSummary(
+        row,
+        granted.filter((g) => g.apiClientId === row.id).map((g) => g.scope),
+      ),
+    );
+    const first = shown[0];
+    const last = shown[shown.length - 1];
+    const cursor = (row: ClientBrowseRow | undefined) =>
+      row ? encodeBrowseCursor({ at: row.position, id: row.id }) : undefined;
+    return {
+      items,
+      newer: newer ? (more ? cursor(first) : undefined) : older ? cursor(first) : undefined,
+      older: newer ? cursor(last) : more ? cursor(last) : undefined,
+    };
+  }
+}
+
+function toSummary(row: ClientBrowseRow, scopes: string[]): ClientSummary {
+  return {
+    clientId: row.clientId,
+    displayName: row.displayName,
+    state: row.state,
+    contactEmail: row.contactEmail,
+    ownerUserId: row.ownerUserId,
+    scopes,
+    soonestSecretExpiry: row.soonestSecretExpiry ? new Date(row.soonestSecretExpiry) : null,
+  };
+}
