@@ -135,12 +135,15 @@ export async function generateAwaitingClients(
 /**
  * Indexes of a table dropped before a bulk load and rebuilt after it (one sorted build per index
  * instead of 10⁷ random inserts into each); the definitions are read back from the catalogue, so
- * the rebuilt indexes are the migrations' own.
+ * the rebuilt indexes are the migrations' own. Unique indexes too (not those behind a constraint):
+ * rebuilding one checks that the generated rows are unique, as the inserts would have.
  */
 async function withIndexesRebuilt(db: pg.Client, table: string, load: () => Promise<void>): Promise<void> {
   const { rows } = await db.query<{ name: string; definition: string }>(
     `SELECT i.indexrelid::regclass::text AS name, pg_get_indexdef(i.indexrelid) AS definition
-       FROM pg_index i WHERE i.indrelid = $1::regclass AND NOT i.indisprimary AND NOT i.indisunique`,
+       FROM pg_index i
+      WHERE i.indrelid = $1::regclass AND NOT i.indisprimary
+        AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid)`,
     [table],
   );
   for (const row of rows) await db.query(`DROP INDEX ${row.name}`);

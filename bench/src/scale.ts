@@ -23,7 +23,7 @@ export const scaleSizes = smoke
       rssSampleMs: 500,
       growthFromS: 1,
       coldSeconds: 1,
-      sweepWindowSeconds: 2,
+      sweepWindowSeconds: 1,
     }
   : {
       clients: 100_000,
@@ -39,7 +39,7 @@ export const scaleSizes = smoke
       rssSampleMs: 10_000,
       growthFromS: 60,
       coldSeconds: 10,
-      sweepWindowSeconds: 45,
+      sweepWindowSeconds: 10,
     };
 
 export interface ScaleResult {
@@ -172,11 +172,22 @@ export async function measureScale(p: Provisioned, gatehouse: Target, plotFile: 
     const server = await startServer(gatehouse);
     try {
       await rotatingLoad(gatehouse, server, set(sizes.clients), { amount: sizes.clients });
-      const traffic = pacedRotating(gatehouse, server, set(sizes.clients), onePeak / 2, sizes.sweepWindowSeconds);
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-      const figures = await timeSweep(p.config, sizes.invitations, sizes.overdue);
-      const paced = await traffic;
-      return { seconds: figures.seconds, tokenP99Ms: paced.p99Ms, tokenMaxMs: paced.maxMs };
+      // Windows of paced traffic, one after another, for as long as the sweep runs; the worst window's p99 counts.
+      let done = false;
+      const sweeping = timeSweep(p.config, sizes.invitations, sizes.overdue).finally(() => (done = true));
+      sweeping.catch(() => undefined); // handled below, after the traffic windows
+      const windows: Array<{ p99Ms: number; maxMs: number }> = [];
+      do
+        windows.push(await pacedRotating(gatehouse, server, set(sizes.clients), onePeak / 2, sizes.sweepWindowSeconds));
+      while (!done);
+      const figures = await sweeping;
+      const worst = [...windows].sort((a, b) => b.p99Ms - a.p99Ms)[0]!;
+      return {
+        seconds: figures.seconds,
+        tokenP99Ms: worst.p99Ms,
+        tokenMaxMs: worst.maxMs,
+        windowsP99Ms: windows.map((w) => w.p99Ms),
+      };
     } finally {
       await stopServer(server);
     }
