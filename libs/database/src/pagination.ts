@@ -31,7 +31,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /**
  * The sort key of a keyset-paged list: the timestamp at the cursor's millisecond precision. Taken
  * in UTC so that the expression is immutable and an index can hold it (`date_trunc` of a
- * `timestamptz` depends on the session's time zone); the order is the same.
+ * `timestamptz` depends on the connection's TimeZone setting); the order is the same.
  */
 export function keysetKey(column: string): string {
   return `date_trunc('milliseconds', ${column} AT TIME ZONE 'UTC')`;
