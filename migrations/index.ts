@@ -13,6 +13,7 @@ import { StaffListIndex1795439854315 } from './1795439854315-StaffListIndex.js';
 import { AuditSourceAddress1795447054096 } from './1795447054096-AuditSourceAddress.js';
 import { UserSearchAndLastSignIn1795447099626 } from './1795447099626-UserSearchAndLastSignIn.js';
 import { KeysetPageIndexes1795449144630 } from './1795449144630-KeysetPageIndexes.js';
+import { KeysetListIndexes1795450592018 } from './1795450592018-KeysetListIndexes.js';
 
 /** Every migration, in order. Listed explicitly: a glob would load some files twice. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   AuditSourceAddress1795447054096,
   UserSearchAndLastSignIn1795447099626,
   KeysetPageIndexes1795449144630,
+  KeysetListIndexes1795450592018,
 ];

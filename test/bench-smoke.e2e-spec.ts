@@ -72,5 +72,24 @@ describe('benchmark smoke mode', () => {
     ] as const) {
       if (report[field] !== null) expect(Object.keys(report[field]).sort()).toEqual([...keys].sort());
     }
+    // The scale scenarios at their smallest (1,000 and 3,000 clients), in the shape the full run reports.
+    const number = expect.any(Number);
+    expect(report.scale).toEqual({
+      clients100k: { ratio: number, rssMb: number },
+      clients1m: { rssMb: number, rssGrowthMb: number, coldMissP99Ms: number },
+      coldStart: { firstTokenMs: number, p99First10sMs: number },
+      admin: {
+        // null while GET /users has no search parameter (answered 400), a number once it has
+        usersSearchP99Ms: report.scale.admin.usersSearchP99Ms === null ? null : number,
+        auditFilterP99Ms: number,
+        awaitingScopesP99Ms: number,
+        lastPageVsFirst: number,
+      },
+      sweep10m: { seconds: number, tokenP99Ms: number },
+      plot: expect.stringMatching(/scale-cost-curve\.png$/),
+    });
+    expect(report.scale.clients100k.ratio).toBeGreaterThan(0);
+    expect(report.scaleDetails.checks).toHaveLength(5);
+    expect(report.scaleDetails.curve.map((p: { clients: number }) => p.clients).sort((a: number, b: number) => a - b)).toEqual([1, 1_000, 3_000]);
   }, 180_000);
 });

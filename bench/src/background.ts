@@ -62,19 +62,34 @@ export async function measureSweep(config: AppConfig, tenantId: string, rows: nu
       );
     }
     await dataSource.query('VACUUM ANALYZE invitations');
-    const started = process.hrtime.bigint();
-    const result = await app.get(InvitationSweepService).sweepExpired();
-    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    const [counts] = (await dataSource.query(
-      `SELECT count(*) FILTER (WHERE status = 'expired')::int AS expired, count(*) FILTER (WHERE status = 'pending')::int AS pending FROM invitations`,
-    )) as Array<{ expired: number; pending: number }>;
-    if (result.expired !== overdue || counts!.expired !== overdue || counts!.pending !== rows - overdue) {
-      throw new Error(`sweep expired ${result.expired} (table: ${counts!.expired} expired, ${counts!.pending} pending), expected ${overdue}`);
-    }
-    return { rows, overdue, seconds: round(seconds, 3) };
+    return await sweepAndCheck(app, rows, overdue);
   } finally {
     await app.close();
   }
+}
+
+/** One timed run of the real sweep over invitations already in the database; checks it expired exactly the overdue ones. */
+export async function timeSweep(config: AppConfig, rows: number, overdue: number): Promise<SweepFigures> {
+  const app = await context(config);
+  try {
+    return await sweepAndCheck(app, rows, overdue);
+  } finally {
+    await app.close();
+  }
+}
+
+async function sweepAndCheck(app: INestApplicationContext, rows: number, overdue: number): Promise<SweepFigures> {
+  const dataSource = app.get(DataSource);
+  const started = process.hrtime.bigint();
+  const result = await app.get(InvitationSweepService).sweepExpired();
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const [counts] = (await dataSource.query(
+    `SELECT count(*) FILTER (WHERE status = 'expired')::int AS expired, count(*) FILTER (WHERE status = 'pending')::int AS pending FROM invitations`,
+  )) as Array<{ expired: number; pending: number }>;
+  if (result.expired !== overdue || counts!.expired !== overdue || counts!.pending !== rows - overdue) {
+    throw new Error(`sweep expired ${result.expired} (table: ${counts!.expired} expired, ${counts!.pending} pending), expected ${overdue}`);
+  }
+  return { rows, overdue, seconds: round(seconds, 3) };
 }
 
 /** An SMTP sink on 127.0.0.1 that counts every message by its Message-ID. */

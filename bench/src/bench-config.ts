@@ -24,6 +24,7 @@ export function benchConfig(options: { databaseUrl: string; publicUrl: string; p
     trustProxy: false,
     logLevel: 'info',
     tokenOutageGraceSeconds: 600,
+    tokenCacheClients: 150_000,
     devTls: false,
     mailRetryHours: 24,
     outboxLeaseSeconds: 20,

@@ -247,6 +247,10 @@ export interface Provisioned {
   pepper: Buffer;
   kek: Buffer;
   config: AppConfig;
+  /** The bootstrap operator's client (admin API scopes through its owner's Administrator role). */
+  adminClient: { clientId: string; clientSecret: string; scope: string };
+  /** The id of the scope `Orders.Read` (generated clients are granted it). */
+  scopeId: string;
   setAlgorithm(alg: Algorithm): Promise<void>;
   close(): Promise<void>;
 }
@@ -263,9 +267,10 @@ export async function provision(): Promise<Provisioned> {
   const kek = randomBytes(32);
   const config: AppConfig = { ...benchConfig({ databaseUrl: url, publicUrl: 'http://127.0.0.1', pepper, kek }), logLevel: 'warn' };
   const context = await createProvisioningContext(config, discard);
-  const { tenantId } = await context.get(BootstrapService).bootstrap({ tenant: 'bench', rotateSecret: false });
+  const admin = await context.get(BootstrapService).bootstrap({ tenant: 'bench', rotateSecret: false });
+  const { tenantId } = admin;
   const api = await context.get(ApiService).create(tenantId, SYSTEM_ACTOR, { identifier: API_IDENTIFIER, displayName: 'Orders' });
-  await context.get(ApiService).addScope(tenantId, SYSTEM_ACTOR, api.id, { value: SCOPE_VALUE, description: 'Read orders' });
+  const scope = await context.get(ApiService).addScope(tenantId, SYSTEM_ACTOR, api.id, { value: SCOPE_VALUE, description: 'Read orders' });
   const clients = context.get(ClientService);
   const client = await clients.create(tenantId, SYSTEM_ACTOR, { displayName: 'Benchmark', contactEmail: 'bench@example.com' });
   const secret = await clients.issueSecret(tenantId, SYSTEM_ACTOR, client.clientId, { displayName: 'bench' });
@@ -288,6 +293,8 @@ export async function provision(): Promise<Provisioned> {
     pepper,
     kek,
     config,
+    adminClient: { clientId: admin.clientId, clientSecret: admin.clientSecret!, scope: admin.scope },
+    scopeId: scope.id,
     // The setting publishes a key of the new algorithm, which would sign a day later; the benchmark
     // rolls it in at once (the emergency rollover) so that the next run signs with it.
     setAlgorithm: (alg) =>
@@ -406,7 +413,7 @@ export async function p99AtRate(target: Target, alg: Algorithm, rate: number): P
 }
 
 /** {@link pacedLoad} in a fresh process on the load generator's core (see paced-load-child.ts). */
-function pacedLoadInChild(options: Parameters<typeof pacedLoad>[0]): Promise<PacedResult> {
+export function pacedLoadInChild(options: Parameters<typeof pacedLoad>[0]): Promise<PacedResult> {
   const script = join(here, 'paced-load-child.js');
   const command = pin ? 'taskset' : process.execPath;
   const args = [...(pin ? ['-c', '0', process.execPath] : []), script];

@@ -1,11 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { type AssertionFigures, measureAssertions } from './assertions.js';
 import { type OutboxFigures, type SweepFigures, measureOutbox, measureSweep } from './background.js';
 import { type ProfileSummary, printProfileSummary } from './cpu-profile.js';
 import {
   type Measurement,
+  type Provisioned,
   type ServerName,
   type ServerResult,
   failures,
@@ -25,6 +27,11 @@ import {
   targets,
 } from './harness.js';
 import { ALGORITHMS, type Algorithm } from './protocol.js';
+import { type ScaleResult, measureScale } from './scale.js';
+import { writeScaleReport } from './scale-report.js';
+
+/** `--scale-only`: provision and run the scale scenarios alone; their figures replace `scale` in the results file. */
+const scaleOnly = process.argv.includes('--scale-only');
 
 /**
  * `npm run bench [-- --smoke]`: Gatehouse against node-oidc-provider and a minimal ceiling, ES256
@@ -39,6 +46,7 @@ async function main(): Promise<number> {
       `${settings.durationSeconds} s runs, ${settings.rounds} round(s) per server and algorithm`,
   );
   const provisioned = await provision();
+  if (scaleOnly) return runScaleOnly(provisioned, started);
   const results: ServerResult[] = [];
   /** RSS right after start and after the warm-up: baseline, and whether it still grows under load. */
   const rssAtReadyMb: Record<string, number> = {};
@@ -55,6 +63,7 @@ async function main(): Promise<number> {
   let sweep: SweepFigures | null = null;
   let outbox: OutboxFigures | null = null;
   let assertions: AssertionFigures | null = null;
+  let scale: ScaleResult | null = null;
   const notes: string[] = [];
   const sizes = smoke ? { rows: 1_000, overdue: 100, emails: 50 } : { rows: 1_000_000, overdue: 100_000, emails: 5_000 };
   try {
@@ -113,6 +122,7 @@ async function main(): Promise<number> {
     } catch (error) {
       notes.push(`outbox not measured: ${(error as Error).message}`);
     }
+    scale = await scaleOrFailure(provisioned);
   } finally {
     await provisioned.close();
     await onServer(`DROP DATABASE IF EXISTS "${provisioned.databaseName}" WITH (FORCE)`);
@@ -155,6 +165,8 @@ async function main(): Promise<number> {
     assertions,
     sweep,
     outbox,
+    scale: scale?.scale ?? null,
+    scaleDetails: scale ? { ...scale.details, curve: scale.curve, lists: scale.lists } : null,
     profile,
     failures,
     notes,
@@ -178,10 +190,57 @@ async function main(): Promise<number> {
   console.log(`invitation sweep: ${sweep ? `${sweep.overdue} overdue of ${sweep.rows} in ${sweep.seconds} s` : 'not measured'}`);
   console.log(`outbox: ${outbox ? `${outbox.emails} emails at ${outbox.perSec}/s, exactly once: ${outbox.exactlyOnce}` : 'not measured'}`);
   for (const note of notes) console.log(`note: ${note}`);
+  if (scale) console.log(`scale: ${JSON.stringify(scale.scale)}`);
   if (profile) printProfileSummary({ ...profile, topFrames: profile.topFrames.slice(0, 15), byOrigin: profile.byOrigin.slice(0, 10), attributed: profile.attributed.slice(0, 15) });
   console.log(`\nwrote ${file} in ${report.elapsedSeconds} s`);
   if (failures.length > 0) {
     console.error(`FAILED: servers answered with errors:\n  ${failures.join('\n  ')}`);
+    return 1;
+  }
+  return 0;
+}
+
+/** The scale scenarios on ES256 (the hot path's algorithm); a failure is recorded, so smoke mode fails. */
+async function scaleOrFailure(provisioned: Provisioned): Promise<ScaleResult | null> {
+  try {
+    await provisioned.setAlgorithm('ES256');
+    const gatehouse = targets(provisioned, 'ES256').find((t) => t.name === 'gatehouse')!;
+    const result = await measureScale(provisioned, gatehouse, plotPath());
+    await writeScaleReport(result);
+    return result;
+  } catch (error) {
+    failures.push(`scale: ${(error as Error).stack ?? String(error)}`);
+    return null;
+  }
+}
+
+/** The committed plot of a full run; smoke runs draw theirs in the run's temporary directory. */
+function plotPath(): string {
+  return smoke ? join(tmpdir(), 'scale-cost-curve.png') : join(repoRoot, 'bench/results/scale-cost-curve.png');
+}
+
+async function runScaleOnly(provisioned: Provisioned, started: number): Promise<number> {
+  let scale: ScaleResult | null;
+  try {
+    scale = await scaleOrFailure(provisioned);
+  } finally {
+    await provisioned.close();
+    await onServer(`DROP DATABASE IF EXISTS "${provisioned.databaseName}" WITH (FORCE)`);
+  }
+  const file = join(repoRoot, 'bench/results', smoke ? 'smoke.json' : 'latest.json');
+  const previous = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
+  const report = {
+    ...previous,
+    scale: scale?.scale ?? null,
+    scaleDetails: scale ? { ...scale.details, curve: scale.curve, lists: scale.lists, date: new Date().toISOString(), machine: machine() } : null,
+    scaleFailures: [...failures],
+    scaleElapsedSeconds: round((Date.now() - started) / 1000, 0),
+  };
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`scale: ${JSON.stringify(scale?.scale ?? null)}\nwrote ${file} in ${report.scaleElapsedSeconds} s`);
+  if (failures.length > 0) {
+    console.error(`FAILED:\n  ${failures.join('\n  ')}`);
     return 1;
   }
   return 0;

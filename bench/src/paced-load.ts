@@ -1,4 +1,5 @@
 import { type Socket, connect } from 'node:net';
+import { tokenBody } from './scale-data.js';
 
 export interface PacedResult {
   sent: number;
@@ -69,24 +70,31 @@ export async function pacedLoad(options: {
   /** Sent at the same rate before the measured seconds, not counted: connections and the generator's own code warm up. */
   warmupSeconds?: number;
   connections?: number;
+  /** Request i comes from generated client `i % count` of the set `seed` instead of `body` (see scale-data.ts). */
+  rotate?: { seed: string; count: number };
 }): Promise<PacedResult> {
   const url = new URL(options.url);
   const port = Number(url.port || 80);
-  const body = Buffer.from(options.body);
-  const request = Buffer.concat([
-    Buffer.from(
-      `POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/x-www-form-urlencoded\r\n` +
-        `Content-Length: ${body.length}\r\nConnection: keep-alive\r\n\r\n`,
-    ),
-    body,
-  ]);
+  const format = (text: string) => {
+    const body = Buffer.from(text);
+    return Buffer.concat([
+      Buffer.from(
+        `POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/x-www-form-urlencoded\r\n` +
+          `Content-Length: ${body.length}\r\nConnection: keep-alive\r\n\r\n`,
+      ),
+      body,
+    ]);
+  };
+  const fixed = format(options.body);
+  const rotate = options.rotate;
+  const requestAt = rotate ? (i: number) => format(tokenBody(rotate.seed, i % rotate.count)) : () => fixed;
   const connections = Array.from({ length: options.connections ?? 32 }, () => new Connection(url.hostname, port));
   await Promise.all(connections.map((c) => new Promise((resolve) => c.socket.once('connect', resolve))));
 
   const warmup = Math.round(options.rate * (options.warmupSeconds ?? 0));
   const total = warmup + Math.max(1, Math.round(options.rate * options.seconds));
   const latencies: number[] = [];
-  const waiting: number[] = [];
+  const waiting: Array<{ due: number; request: Buffer }> = [];
   let failed = 0;
   let sent = 0;
   let settled = 0;
@@ -98,7 +106,7 @@ export async function pacedLoad(options: {
       for (const connection of connections) {
         if (waiting.length === 0) return;
         if (!connection.idle) continue;
-        const due = waiting.shift()!;
+        const { due, request } = waiting.shift()!;
         connection.send(request, (status) => {
           if (due < measuredFrom) {
             // warm-up: not counted
@@ -113,7 +121,7 @@ export async function pacedLoad(options: {
     const tick = () => {
       const now = performance.now();
       while (sent < total && start + (sent * 1000) / options.rate <= now) {
-        waiting.push(start + (sent * 1000) / options.rate);
+        waiting.push({ due: start + (sent * 1000) / options.rate, request: requestAt(sent) });
         sent++;
       }
       dispatch();

@@ -24,6 +24,7 @@ export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = 
     trustProxy: false,
     logLevel: 'warn',
     tokenOutageGraceSeconds: 600,
+    tokenCacheClients: 150_000,
     devTls: false,
     mailRetryHours: 24,
     outboxLeaseSeconds: 20,

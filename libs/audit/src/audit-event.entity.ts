@@ -8,9 +8,12 @@ export type ActorType = 'user' | 'client' | 'system';
 @Index('audit_events_tenant_time_idx', ['tenantId', 'occurredAt', 'id'])
 /** (tenant, time to the ms in UTC, id): the keyset position of the log's pages; an expression index, made by a migration. */
 @Index('audit_events_tenant_position_idx', { synchronize: false })
-@Index('audit_events_tenant_action_idx', ['tenantId', 'action'])
-@Index('audit_events_tenant_target_idx', ['tenantId', 'targetId'])
-@Index('audit_events_tenant_actor_idx', ['tenantId', 'actorId'])
+// The same position behind each filter (action, target, actor as a person or as a client), so a
+// filtered page reads its own rows newest first: migration 1795450592018-KeysetListIndexes.
+@Index('audit_events_action_keyset_idx', { synchronize: false })
+@Index('audit_events_target_keyset_idx', { synchronize: false })
+@Index('audit_events_actor_keyset_idx', { synchronize: false })
+@Index('audit_events_actor_client_keyset_idx', { synchronize: false })
 export class AuditEvent {
   @PrimaryGeneratedColumn('uuid')
   id: string;

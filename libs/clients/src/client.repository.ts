@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isUUID } from 'class-validator';
 import { DataSource, EntityManager, In } from 'typeorm';
-import type { CursorPosition } from '@gatehouse/database';
+import { type CursorPosition, keysetCondition, keysetKey } from '@gatehouse/database';
 import { ApiClient, type ClientState } from './api-client.entity.js';
 import { ClientScopeGrant } from './client-scope-grant.entity.js';
 import { ClientSecret } from './client-secret.entity.js';
@@ -48,9 +48,9 @@ export class ClientRepository {
     if (query.state) qb.andWhere('c.state = :state', { state: query.state });
     if (query.ownerUserId) qb.andWhere('c.owner_user_id = :owner', { owner: query.ownerUserId });
     if (query.after) {
-      qb.andWhere(`(date_trunc('milliseconds', c.created_at), c.id) > (:at, :id)`, { at: query.after.at, id: query.after.id });
+      qb.andWhere(keysetCondition('c.created_at', 'c.id', '>'), { at: query.after.at, id: query.after.id });
     }
-    return qb.orderBy(`date_trunc('milliseconds', c.created_at)`).addOrderBy('c.id').take(query.take).getMany();
+    return qb.orderBy(keysetKey('c.created_at')).addOrderBy('c.id').take(query.take).getMany();
   }
 
   async grantedScopes(apiClientIds: string[], em?: EntityManager): Promise<GrantedScope[]> {

@@ -31,6 +31,8 @@ export interface AppConfig {
   logLevel: LogLevel;
   /** While Postgres is unreachable, the token endpoint keeps issuing from its caches this long (0 = never). */
   tokenOutageGraceSeconds: number;
+  /** At most this many clients are held in each identity replica's token cache (least recently used evicted). */
+  tokenCacheClients: number;
   /** `DEV_TLS=1`: serve the identity app over https with a development certificate under `dataDir`. */
   devTls: boolean;
   /** How long a mail that fails transiently (SMTP unreachable, 4xx) is retried before it is abandoned. */

@@ -33,8 +33,16 @@ describe('loadConfig', () => {
       trustProxy: false,
       logLevel: 'info',
       tokenOutageGraceSeconds: 600,
+      tokenCacheClients: 150_000,
       devTls: false,
     });
+  });
+
+  it('TOKEN_CACHE_CLIENTS bounds the token cache with a whole number of at least 1', () => {
+    expect(loadConfig({ DATA_DIR: dataDir(), TOKEN_CACHE_CLIENTS: '2000000' }).tokenCacheClients).toBe(2_000_000);
+    expect(problemsOf({ DATA_DIR: dataDir(), TOKEN_CACHE_CLIENTS: '0' })).toEqual([
+      'TOKEN_CACHE_CLIENTS must be a whole number from 1 to 999999999 (got "0")',
+    ]);
   });
 
   it('DEV_TLS=1 makes the default PUBLIC_URL https; TOKEN_OUTAGE_GRACE_SECONDS takes whole seconds, 0 included', () => {

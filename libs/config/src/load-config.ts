@@ -26,6 +26,7 @@ export function loadConfig(env: Env): AppConfig {
   const databaseUrl = optionalUrl(read('DATABASE_URL'), ['postgres:', 'postgresql:'], 'DATABASE_URL', problems);
   const devTls = flag(read('DEV_TLS'), 'DEV_TLS', problems);
   const tokenOutageGraceSeconds = seconds(read('TOKEN_OUTAGE_GRACE_SECONDS') ?? '600', 'TOKEN_OUTAGE_GRACE_SECONDS', problems);
+  const tokenCacheClients = wholeNumber(read('TOKEN_CACHE_CLIENTS') ?? '150000', 'TOKEN_CACHE_CLIENTS', problems);
   const smtpUrl = optionalUrl(read('SMTP_URL'), ['smtp:', 'smtps:'], 'SMTP_URL', problems);
   const port = portNumber(read('PORT') ?? '3000', 'PORT', problems);
   const adminPort = portNumber(read('ADMIN_PORT') ?? '3001', 'ADMIN_PORT', problems);
@@ -98,6 +99,7 @@ export function loadConfig(env: Env): AppConfig {
     trustProxy,
     logLevel: logLevel as LogLevel,
     tokenOutageGraceSeconds: tokenOutageGraceSeconds!,
+    tokenCacheClients: tokenCacheClients!,
     devTls,
     mailRetryHours: mailRetryHours!,
     outboxLeaseSeconds: outboxLeaseSeconds!,
@@ -115,6 +117,12 @@ function flag(value: string | undefined, name: string, problems: string[]): bool
 function seconds(value: string, name: string, problems: string[]): number | undefined {
   if (/^\d{1,7}$/.test(value)) return Number(value);
   problems.push(`${name} must be a whole number of seconds (got "${value}")`);
+  return undefined;
+}
+
+function wholeNumber(value: string, name: string, problems: string[]): number | undefined {
+  if (/^[1-9]\d{0,8}$/.test(value)) return Number(value);
+  problems.push(`${name} must be a whole number from 1 to 999999999 (got "${value}")`);
   return undefined;
 }
 

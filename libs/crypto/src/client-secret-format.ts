@@ -23,6 +23,12 @@ export function generateClientSecret(): string {
       if (byte < 248 && random.length < RANDOM_LENGTH) random += ALPHABET[byte % 62];
     }
   }
+  return clientSecretFrom(random);
+}
+
+/** The secret of 43 random base62 characters: prefix, randomness, checksum (also for generated test data). */
+export function clientSecretFrom(random: string): string {
+  if (!/^[0-9A-Za-z]{43}$/.test(random)) throw new Error('a client secret takes 43 base62 characters');
   const body = `${CLIENT_SECRET_PREFIX}${random}`;
   return `${body}${checksum(body)}`;
 }

@@ -28,6 +28,20 @@ export class InvalidCursorError extends Error {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/**
+ * The sort key of a keyset-paged list: the timestamp at the cursor's millisecond precision. Taken
+ * in UTC so that the expression is immutable and an index can hold it (`date_trunc` of a
+ * `timestamptz` depends on the connection's TimeZone setting); the order is the same.
+ */
+export function keysetKey(column: string): string {
+  return `date_trunc('milliseconds', ${column} AT TIME ZONE 'UTC')`;
+}
+
+/** The rows after (`>`, ascending lists) or before (`<`, newest first) the cursor's `:at`, `:id`. */
+export function keysetCondition(column: string, idColumn: string, direction: '>' | '<'): string {
+  return `(${keysetKey(column)}, ${idColumn}) ${direction} ((:at)::timestamptz AT TIME ZONE 'UTC', :id)`;
+}
+
 export function encodeCursor(position: CursorPosition): string {
   return Buffer.from(JSON.stringify([position.at.getTime(), position.id]), 'utf8').toString('base64url');
 }

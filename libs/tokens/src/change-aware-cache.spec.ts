@@ -144,4 +144,47 @@ describe('ChangeAwareCache', () => {
     cache.remember('t1|a', 't1', 9, cache.version);
     expect(cache.peek('t1|a')).toBe(9);
   });
+
+  it('holds at most maxEntries, evicting the least recently read first', async () => {
+    const { cache } = setup({ maxEntries: 3 });
+    for (const key of ['t1|a', 't1|b', 't1|c']) await cache.get(key, 't1', () => Promise.resolve(1));
+    expect(cache.peek('t1|a')).toBe(1); // read: survives the next eviction
+    await cache.get('t1|d', 't1', () => Promise.resolve(1));
+    expect(cache.size).toBe(3);
+    expect(cache.peek('t1|b')).toBe(NOT_CACHED); // the oldest not read since
+    expect(cache.peek('t1|a')).toBe(1);
+    for (let i = 0; i < 1000; i++) cache.remember(`t2|${i}`, 't2', i, cache.version);
+    expect(cache.size).toBe(3);
+    expect(cache.peek('t2|999')).toBe(999);
+    expect(cache.peek('t2|996')).toBe(NOT_CACHED);
+  });
+
+  it('a full cache of one tenant still drops what a change names, by key or by scan', async () => {
+    const { listener, cache, load } = setup({
+      maxEntries: 100,
+      keyOf: (event) => (event.kind === 'client' ? `${event.tenantId}|${event.id}` : null),
+    });
+    for (let i = 0; i < 250; i++) await cache.get(`t1|${i}`, 't1', load);
+    expect(cache.size).toBe(100);
+    expect(cache.peek('t1|249')).toBe(250);
+    listener.emit({ kind: 'client', tenantId: 't1', id: '249' });
+    expect(cache.peek('t1|249')).toBe(NOT_CACHED);
+    expect(cache.peek('t1|248')).toBe(249);
+    listener.emit({ kind: 'client', tenantId: 't2', id: '248' }); // another tenant's client of the same id
+    expect(cache.peek('t1|248')).toBe(249);
+    listener.emit({ kind: 'client', tenantId: 't1', id: '*' });
+    expect(cache.size).toBe(0);
+    expect(await cache.get('t1|248', 't1', load)).toBe(251);
+  });
+
+  it('an entry evicted while it loads is not stored, and its caller still gets the value', async () => {
+    const { cache } = setup({ maxEntries: 1 });
+    let release: (value: number) => void = () => undefined;
+    const pending = cache.get('t1|a', 't1', () => new Promise<number>((resolve) => (release = resolve)));
+    await cache.get('t1|b', 't1', () => Promise.resolve(2));
+    release(1);
+    expect(await pending).toBe(1);
+    expect(cache.peek('t1|a')).toBe(NOT_CACHED);
+    expect(cache.peek('t1|b')).toBe(2);
+  });
 });

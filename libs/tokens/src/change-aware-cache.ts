@@ -2,11 +2,18 @@ import { type ChangeEvent, type ChangeKind, type ChangeListener, isDatabaseUnava
 
 interface Entry<V> {
   tenantId: string;
-  value: Promise<V>;
+  /** The load while it is in flight; dropped once it resolves (a cache of 10⁵ entries saves the promises). */
+  pending: Promise<V> | null;
   expiresAt: number;
-  /** Set once the load has resolved, so the hot path can read the value without a promise. */
-  settled?: { value: V };
+  /** True once the load has resolved, so the hot path can read {@link value} without a promise. */
+  settled: boolean;
+  value: V | undefined;
+  /** Read since the eviction hand last passed it (the second chance of the CLOCK policy). */
+  used?: boolean;
 }
+
+/** The bound of a cache that names none: every cache of the token path is bounded. */
+export const DEFAULT_MAX_ENTRIES = 100_000;
 
 /** What {@link ChangeAwareCache.peek} answers when no settled, fresh value is at hand. */
 export const NOT_CACHED: unique symbol = Symbol('not cached');
@@ -18,6 +25,16 @@ export interface ChangeAwareCacheOptions {
   ttlMs: number;
   /** Narrows eviction to entries whose key matches the event's id (default: the whole tenant). */
   matches?: (key: string, event: ChangeEvent) => boolean;
+  /**
+   * The one key an event names, when it names exactly one (e.g. a client's change): that entry is
+   * dropped without a scan of the tenant's entries. null falls back to {@link matches}.
+   */
+  keyOf?: (event: ChangeEvent) => string | null;
+  /**
+   * At most this many entries (default {@link DEFAULT_MAX_ENTRIES}). A new entry beyond it evicts
+   * the least recently used one, approximately (CLOCK: the oldest entry not read since the hand
+   * last passed it), so memory stays bounded whatever the number of clients.
+   */
   maxEntries?: number;
   /** Any relevant event drops every entry (for caches keyed by something other than the tenant). */
   dropAllOnChange?: boolean;
@@ -42,25 +59,38 @@ export interface ChangeAwareCacheOptions {
 export class ChangeAwareCache<V> {
   private readonly entries = new Map<string, Entry<V>>();
   private changes = 0;
+  private readonly maxEntries: number;
 
   constructor(
     private readonly listener: ChangeListener,
     private readonly options: ChangeAwareCacheOptions,
   ) {
+    this.maxEntries = Math.max(1, options.maxEntries ?? DEFAULT_MAX_ENTRIES);
     listener.subscribe((event) => this.onChange(event));
+  }
+
+  /** How many entries are held (never more than the bound). */
+  get size(): number {
+    return this.entries.size;
   }
 
   get(key: string, tenantId: string, load: () => Promise<V>): Promise<V> {
     if (!this.listener.connected) return this.getDisconnected(key, load);
     const now = Date.now();
     const cached = this.entries.get(key);
-    if (cached && cached.expiresAt > now) return cached.value;
-    if (this.entries.size >= (this.options.maxEntries ?? 100_000)) this.entries.clear();
+    if (cached && cached.expiresAt > now) {
+      cached.used = true;
+      return cached.settled ? Promise.resolve(cached.value as V) : cached.pending!;
+    }
     const value = load();
-    const entry: Entry<V> = { tenantId, value, expiresAt: now + this.options.ttlMs };
-    this.entries.set(key, entry);
+    const entry: Entry<V> = { tenantId, pending: value, expiresAt: now + this.options.ttlMs, settled: false, value: undefined };
+    this.store(key, entry);
     value.then(
-      (loaded) => void (entry.settled = { value: loaded }),
+      (loaded) => {
+        entry.value = loaded;
+        entry.settled = true;
+        entry.pending = null;
+      },
       () => {
         if (this.entries.get(key) === entry) this.entries.delete(key);
       },
@@ -76,8 +106,9 @@ export class ChangeAwareCache<V> {
     if (!this.listener.connected) return this.held(key);
     const cached = this.entries.get(key);
     if (cached?.settled && cached.expiresAt > Date.now()) {
+      cached.used = true;
       if (this.options.stats) this.options.stats.hits.count++;
-      return cached.settled.value;
+      return cached.value as V;
     }
     if (this.options.stats) this.options.stats.misses.count++;
     return NOT_CACHED;
@@ -100,13 +131,31 @@ export class ChangeAwareCache<V> {
   /** Stores a value computed elsewhere, unless a change event arrived since `version` was read. */
   remember(key: string, tenantId: string, value: V, version: number): void {
     if (!this.listener.connected || version !== this.changes) return;
-    if (this.entries.size >= (this.options.maxEntries ?? 100_000)) this.entries.clear();
-    this.entries.set(key, {
-      tenantId,
-      value: Promise.resolve(value),
-      expiresAt: Date.now() + this.options.ttlMs,
-      settled: { value },
-    });
+    this.store(key, { tenantId, pending: null, expiresAt: Date.now() + this.options.ttlMs, settled: true, value });
+  }
+
+  /** Sets an entry, first evicting one when the cache is full and the key is new. */
+  private store(key: string, entry: Entry<V>): void {
+    if (this.entries.size >= this.maxEntries && !this.entries.has(key)) this.evictOne();
+    this.entries.delete(key); // a replaced entry moves to the young end
+    this.entries.set(key, entry);
+  }
+
+  /**
+   * CLOCK over the Map's insertion order: the oldest entry read since the hand last passed it gets
+   * a second chance (moved to the young end, flag cleared); the first one not read is evicted.
+   * Terminates within one lap, since every entry passed loses its flag.
+   */
+  private evictOne(): void {
+    for (;;) {
+      const oldest = this.entries.entries().next();
+      if (oldest.done) return;
+      const [key, entry] = oldest.value;
+      this.entries.delete(key);
+      if (!entry.used) return;
+      entry.used = false;
+      this.entries.set(key, entry);
+    }
   }
 
   /** Drops one entry (e.g. a miss that must not be remembered). */
@@ -134,8 +183,8 @@ export class ChangeAwareCache<V> {
   /** The value loaded before the outage, while the outage is confirmed and within its grace. */
   private held(key: string): V | typeof NOT_CACHED {
     if (!this.listener.servesHeldEntries(this.options.outageGraceMs ?? 0)) return NOT_CACHED;
-    const settled = this.entries.get(key)?.settled;
-    return settled ? settled.value : NOT_CACHED;
+    const entry = this.entries.get(key);
+    return entry?.settled ? (entry.value as V) : NOT_CACHED;
   }
 
   private onChange(event: ChangeEvent): void {
@@ -144,6 +193,11 @@ export class ChangeAwareCache<V> {
     this.changes++;
     if (event.tenantId === '*') return this.clear();
     if (this.options.dropAllOnChange) return this.clear();
+    const only = event.kind === 'tenant' || event.id === '*' ? null : (this.options.keyOf?.(event) ?? null);
+    if (only !== null) {
+      if (this.entries.get(only)?.tenantId === event.tenantId) this.entries.delete(only);
+      return;
+    }
     for (const [key, entry] of this.entries) {
       if (entry.tenantId !== event.tenantId) continue;
       if (event.kind === 'tenant' || event.id === '*' || !this.options.matches || this.options.matches(key, event)) {

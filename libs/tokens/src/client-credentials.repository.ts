@@ -95,25 +95,23 @@ export class ClientCredentialsRepository {
     const rows: SnapshotRecord[] = await this.dataSource.query(SNAPSHOT_SQL, [tenantId, clientId]);
     const row = rows[0];
     if (!row) return null;
-    const grants = new Map<string, string[]>();
-    for (const grant of row.grants) grants.set(grant.apiId, [...(grants.get(grant.apiId) ?? []), grant.value]);
     return {
       client: {
         id: row.id,
         clientId: row.client_id,
-        state: row.state,
+        state: intern(row.state) as ClientState,
         ownerUserId: row.owner_user_id ?? null,
         ownerStatus: row.owner_status ?? null,
-        ownerRoles: row.owner_roles ?? [],
+        ownerRoles: row.owner_roles?.length ? row.owner_roles : NONE,
       },
-      secrets: row.secrets.map((s) => ({ hash: Buffer.from(s.hash, 'base64'), expiresAt: new Date(s.expiresAt) })),
-      certificates: row.certificates.map(({ der, ...c }) => ({
+      secrets: row.secrets.map((s) => ({ hash: ownBuffer(s.hash), expiresAt: new Date(s.expiresAt) })),
+      certificates: row.certificates.length === 0 ? NONE : row.certificates.map(({ der, ...c }) => ({
         ...c,
         notBefore: new Date(c.notBefore),
         notAfter: new Date(c.notAfter),
         key: new X509Certificate(Buffer.from(der, 'base64')).publicKey,
       })),
-      grants,
+      grants: grantsOf(row.grants),
     };
   }
 
@@ -162,4 +160,45 @@ export class ClientCredentialsRepository {
       (await SOURCE_COUNTERS.purgeStale(this.dataSource, windowSeconds))
     );
   }
+}
+
+/**
+ * The decoded hash in a buffer of its own. `Buffer.from(text, 'base64')` slices Node's shared 8 KB
+ * pool, and one cached 32-byte slice keeps its whole slab alive: with 10⁵ cached clients that was
+ * ≈ 2 KB of slabs per client, more than the rest of the snapshot.
+ */
+function ownBuffer(base64: string): Buffer {
+  const decoded = Buffer.from(base64, 'base64');
+  const own = Buffer.allocUnsafeSlow(decoded.length);
+  decoded.copy(own);
+  return own;
+}
+
+/** API ids and scope values repeat across every client of an API: one string each, not one per client. */
+const interned = new Map<string, string>();
+
+function intern(text: string): string {
+  const known = interned.get(text);
+  if (known !== undefined) return known;
+  if (interned.size < 10_000) interned.set(text, text);
+  return text;
+}
+
+/** Shared by every snapshot without roles or certificates (snapshots are read, never changed). */
+const NONE: never[] = Object.freeze([]) as never[];
+
+/** Grant maps by their content: the clients of an API mostly hold the same scopes, so they share one. */
+const sharedGrants = new Map<string, Map<string, string[]>>();
+
+function grantsOf(rows: Array<{ apiId: string; value: string }>): Map<string, string[]> {
+  const key = rows.map((g) => `${g.apiId} ${g.value}`).join('\n');
+  const known = sharedGrants.get(key);
+  if (known) return known;
+  const grants = new Map<string, string[]>();
+  for (const grant of rows) {
+    const apiId = intern(grant.apiId);
+    grants.set(apiId, [...(grants.get(apiId) ?? []), intern(grant.value)]);
+  }
+  if (sharedGrants.size < 10_000 && key.length <= 4_096) sharedGrants.set(key, grants);
+  return grants;
 }

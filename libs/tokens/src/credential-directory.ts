@@ -40,6 +40,9 @@ export class CredentialDirectory {
     const stats = { hits: metrics.cacheHits, misses: metrics.cacheMisses };
     const byClientId = (key: string, event: { kind: string; id: string }) =>
       event.kind === 'user' || key.endsWith(`|${event.id}`);
+    // A client's own change names one key: dropped without a scan of the tenant's (up to 10⁵) entries.
+    const clientKey = (event: { kind: string; tenantId: string; id: string }) =>
+      event.kind === 'client' ? `${event.tenantId}|${event.id}` : null;
     const outageGraceMs = config.tokenOutageGraceSeconds * 1000;
     this.tenants = new ChangeAwareCache(listener, {
       kinds: ['tenant'],
@@ -53,6 +56,8 @@ export class CredentialDirectory {
       kinds: ['client', 'user'],
       ttlMs: FIVE_MINUTES,
       matches: byClientId,
+      keyOf: clientKey,
+      maxEntries: config.tokenCacheClients,
       outageGraceMs,
       stats,
     });
@@ -60,6 +65,7 @@ export class CredentialDirectory {
       kinds: ['client'],
       ttlMs: 60_000,
       matches: byClientId,
+      keyOf: clientKey,
       maxEntries: 10_000,
     });
   }

@@ -16,8 +16,27 @@ const IGNORED = new Set(['openid', 'profile', 'offline_access', 'email']);
 
 const invalidScope = (message: string) => new TokenRequestError(TokenRequestErrorCode.InvalidScope, message);
 
-/** Parses `{resource}/.default` or `{resource}/{scope} {resource}/{scope} …`. */
+/** Requests parsed before, by their exact `scope` text: a client sends the same one every time. */
+const parsed = new Map<string, ScopeRequest>();
+const MAX_PARSED = 1_000;
+
+/**
+ * Parses `{resource}/.default` or `{resource}/{scope} {resource}/{scope} …`; a valid text seen
+ * before is answered from a bounded memo (frozen: callers only read it), an invalid one is parsed
+ * again to throw its error.
+ */
 export function parseScopeParameter(scope: string): ScopeRequest {
+  const known = parsed.get(scope);
+  if (known !== undefined) return known;
+  const request = parseScopeText(scope);
+  if (scope.length <= 512) {
+    if (parsed.size >= MAX_PARSED) parsed.clear();
+    parsed.set(scope, Object.freeze({ resource: request.resource, values: Object.freeze(request.values) as string[] }));
+  }
+  return request;
+}
+
+function parseScopeText(scope: string): ScopeRequest {
   const items = scope.split(/[ ]+/).filter((item) => item && !IGNORED.has(item));
   if (items.length === 0) throw invalidScope(`The provided value for the input parameter 'scope' is not valid.`);
   const resources = new Set<string>();
