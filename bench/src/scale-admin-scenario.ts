@@ -1,3 +1,4 @@
+import { type ConsolePageFigure, measureConsolePages } from './console-pages.js';
 import type { ListPoint } from './cost-plot.js';
 import { type Provisioned, type Target, round, startServer, stopServer } from './harness.js';
 import {
@@ -21,6 +22,7 @@ import {
 export interface AdminScenario {
   figures: Omit<AdminFigures, 'paths' | 'notes'>;
   paths: AdminPathFigure[];
+  consolePages: ConsolePageFigure[];
   plans: Array<{ query: string; plan: string }>;
   notes: string[];
   lists: ListPoint[];
@@ -102,6 +104,8 @@ export async function measureAdmin(
     for (const f of [figures.first, figures.last, figures.awaiting, ...audit]) {
       if (f.p99Ms === null) throw new Error(`GET ${f.path} answered ${f.status}`);
     }
+    const consolePages = await measureConsolePages(p, admin, 'user4242');
+    const consoleP95 = consolePages.map((f) => f.p95Ms);
     const generatedUser = (
       await sql<{ id: string }>(
         p.databaseUrl,
@@ -150,8 +154,10 @@ export async function measureAdmin(
         auditFilterP99Ms: Math.max(...audit.map((f) => f.p99Ms!)),
         awaitingScopesP99Ms: figures.awaiting.p99Ms!,
         lastPageVsFirst: round(figures.last.p99Ms! / Math.max(0.01, figures.first.p99Ms!), 2),
+        consolePagesP95Ms: consoleP95.includes(null) ? null : Math.max(...(consoleP95 as number[])),
       },
       paths: Object.values(figures),
+      consolePages,
       plans,
       notes,
       lists,

@@ -16,6 +16,7 @@ export interface AdminFigures {
   auditFilterP99Ms: number;
   awaitingScopesP99Ms: number;
   lastPageVsFirst: number;
+  consolePagesP95Ms: number | null;
   paths: AdminPathFigure[];
   notes: string[];
 }

@@ -52,6 +52,8 @@ export interface ScaleResult {
       auditFilterP99Ms: number;
       awaitingScopesP99Ms: number;
       lastPageVsFirst: number;
+      /** The slowest of the console's Users, Clients and Audit pages (p97.5, which bounds p95 from above). */
+      consolePagesP95Ms: number | null;
     };
     sweep10m: { seconds: number; tokenP99Ms: number };
     plot: string;
@@ -213,6 +215,7 @@ export async function measureScale(p: Provisioned, gatehouse: Target, plotFile: 
       clients1m,
       sweep,
       adminPaths: admin.paths,
+      consolePages: admin.consolePages,
       plans: admin.plans,
       notes: admin.notes,
     },
