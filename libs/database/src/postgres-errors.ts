@@ -15,12 +15,13 @@ export function uniqueViolation(error: unknown): string | undefined {
 /**
  * True for errors that mean "the database cannot be reached right now". TypeORM releases a
  * transaction's connection when the server ends it (a restart); the transaction's next query then
- * fails with QueryRunnerAlreadyReleasedError, which is the same outage seen one step later.
+ * fails with QueryRunnerAlreadyReleasedError (or, through the entity manager,
+ * QueryRunnerProviderAlreadyReleasedError), which is the same outage seen one step later.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   const code = (error as { code?: string } | undefined)?.code ?? '';
   const message = error instanceof Error ? error.message : '';
-  if (error instanceof Error && error.name === 'QueryRunnerAlreadyReleasedError') return true;
+  if (error instanceof Error && /^QueryRunner(Provider)?AlreadyReleasedError$/.test(error.name)) return true;
   return (
     ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P02', '57P03', '08006', '08001', '08003'].includes(code) ||
     /Connection terminated|connection timeout|Connection refused|the database system is (starting|shutting) up/i.test(
