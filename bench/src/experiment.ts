@@ -10,15 +10,14 @@ import {
   load,
   onServer,
   pin,
-  profileGatehouse,
-  provision,
   repoRoot,
   round,
   startServer,
   stopServer,
-  targets,
   verifyOneToken,
 } from './harness.js';
+import { profileGatehouse } from './server-windows.js';
+import { provision, targets } from './provision.js';
 
 /**
  * Quick A/B of the token path (`node dist/bench/src/experiment.js [ES256|RS256] [rounds]`): Gatehouse

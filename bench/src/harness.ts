@@ -1,31 +1,18 @@
-import { freePort } from '@gatehouse/database';
-// The benchmark's machinery: server processes on core 1, load from core 0, provisioning, profiling.
+// The benchmark's machinery: server processes on core 1, load from core 0 (provisioning in
+// provision.ts, paced windows and profiles in server-windows.ts).
 import 'reflect-metadata';
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type AutocannonResult } from 'autocannon';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import pg from 'pg';
-import { DataSource } from 'typeorm';
-import { ApiService } from '@gatehouse/apis';
-import { SYSTEM_ACTOR } from '@gatehouse/audit';
-import { ClientCertificateService, ClientService } from '@gatehouse/clients';
-import { certificatePem, selfSignedCertificate } from '@gatehouse/crypto';
-import type { AppConfig } from '@gatehouse/config';
-import { BootstrapService } from '@gatehouse/provisioning';
-import { migrateDatabase } from '@gatehouse/schema';
-import { TenantService } from '@gatehouse/tenants';
-import { SigningKeyService } from '@gatehouse/tokens';
-import { createProvisioningContext } from '../../apps/cli/src/provisioning.context.js';
-import { benchConfig } from './bench-config.js';
-import type { PacedResult, pacedLoad } from './paced-load.js';
-import { type ProfileSummary, type ProfileWindow, monotonicMicros, summarizeCpuProfile } from './cpu-profile.js';
-import { API_IDENTIFIER, type Algorithm, type ReadyMessage, SCOPE_VALUE } from './protocol.js';
+import { freePort } from '@gatehouse/database';
+import type { Algorithm, ReadyMessage } from './protocol.js';
+
+export type { BenchCertificate, Provisioned } from './provision.js';
 
 export type ServerName = 'gatehouse' | 'oidc-provider' | 'ceiling';
 
@@ -79,7 +66,7 @@ const runDir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-'));
 process.env.TMPDIR = runDir;
 process.once('exit', () => rmSync(runDir, { recursive: true, force: true }));
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
-const logDir = mkdtempSync(join(runDir, 'logs-'));
+export const logDir = mkdtempSync(join(runDir, 'logs-'));
 export const failures: string[] = [];
 
 function hasTaskset(): boolean {
@@ -92,7 +79,7 @@ function hasTaskset(): boolean {
 }
 
 
-function databaseUrl(name: string): string {
+export function databaseUrl(name: string): string {
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return url.toString();
@@ -232,121 +219,6 @@ export function summarize(target: Target, alg: Algorithm, result: AutocannonResu
 }
 
 /** The bench client's certificate credential (EC P-256: ES256 assertions are cheap for the load generator to make). */
-export interface BenchCertificate {
-  privateKeyPem: string;
-  x5tS256: string;
-}
-
-export interface Provisioned {
-  certificate: BenchCertificate;
-  databaseName: string;
-  databaseUrl: string;
-  tenantId: string;
-  clientId: string;
-  clientSecret: string;
-  pepper: Buffer;
-  kek: Buffer;
-  config: AppConfig;
-  /** The bootstrap operator's client (admin API scopes through its owner's Administrator role). */
-  adminClient: { clientId: string; clientSecret: string; scope: string };
-  /** The id of the scope `Orders.Read` (generated clients are granted it). */
-  scopeId: string;
-  setAlgorithm(alg: Algorithm): Promise<void>;
-  close(): Promise<void>;
-}
-
-const discard = new Writable({ write: (_chunk, _encoding, done) => done() });
-
-/** A fresh database, migrated; a tenant, the API `api://orders` with a scope and a client with a secret, through the real services. */
-export async function provision(): Promise<Provisioned> {
-  const databaseName = `gatehouse_bench_${randomBytes(4).toString('hex')}`;
-  await onServer(`CREATE DATABASE "${databaseName}"`);
-  const url = databaseUrl(databaseName);
-  await migrateDatabase(url);
-  const pepper = randomBytes(32);
-  const kek = randomBytes(32);
-  const config: AppConfig = { ...benchConfig({ databaseUrl: url, publicUrl: 'http://127.0.0.1', pepper, kek }), logLevel: 'warn' };
-  const context = await createProvisioningContext(config, discard);
-  const admin = await context.get(BootstrapService).bootstrap({ tenant: 'bench', rotateSecret: false });
-  const { tenantId } = admin;
-  const api = await context.get(ApiService).create(tenantId, SYSTEM_ACTOR, { identifier: API_IDENTIFIER, displayName: 'Orders' });
-  const scope = await context.get(ApiService).addScope(tenantId, SYSTEM_ACTOR, api.id, { value: SCOPE_VALUE, description: 'Read orders' });
-  const clients = context.get(ClientService);
-  const client = await clients.create(tenantId, SYSTEM_ACTOR, { displayName: 'Benchmark', contactEmail: 'bench@example.com' });
-  const secret = await clients.issueSecret(tenantId, SYSTEM_ACTOR, client.clientId, { displayName: 'bench' });
-  await clients.setScopes(tenantId, SYSTEM_ACTOR, client.clientId, [`${API_IDENTIFIER}/${SCOPE_VALUE}`]);
-  const dataSource = context.get(DataSource);
-  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const now = Date.now();
-  const der = selfSignedCertificate(privateKey, { commonName: 'bench daemon', notBefore: new Date(now - 3_600_000), notAfter: new Date(now + 86_400_000) });
-  await context.get(ClientCertificateService).add(tenantId, SYSTEM_ACTOR, client.clientId, { certificate: certificatePem(der) });
-  return {
-    certificate: {
-      privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-      x5tS256: createHash('sha256').update(der).digest('base64url'),
-    },
-    databaseName,
-    databaseUrl: url,
-    tenantId,
-    clientId: client.clientId,
-    clientSecret: secret.secretText,
-    pepper,
-    kek,
-    config,
-    adminClient: { clientId: admin.clientId, clientSecret: admin.clientSecret!, scope: admin.scope },
-    scopeId: scope.id,
-    // The setting publishes a key of the new algorithm, which would sign a day later; the benchmark
-    // rolls it in at once (the emergency rollover) so that the next run signs with it.
-    setAlgorithm: (alg) =>
-      dataSource.transaction(async (em) => {
-        await context.get(TenantService).updateSettings(em, tenantId, { signingAlgorithm: alg });
-        await context.get(SigningKeyService).rollover(em, tenantId, alg);
-      }),
-    close: () => context.close(),
-  };
-}
-
-export function targets(p: Provisioned, alg: Algorithm): Target[] {
-  const gatehouseForm = new URLSearchParams({
-    grant_type: 'client_credentials',
-    client_id: p.clientId,
-    client_secret: p.clientSecret,
-    scope: `${API_IDENTIFIER}/.default`,
-  }).toString();
-  const shared = { ALG: alg, CLIENT_ID: p.clientId, CLIENT_SECRET: p.clientSecret, SCOPE: SCOPE_VALUE };
-  return [
-    {
-      name: 'ceiling',
-      script: 'ceiling-server.js',
-      tokenPath: '/token',
-      jwksPath: '/jwks',
-      body: gatehouseForm,
-      env: { ...shared, PEPPER: p.pepper.toString('hex') },
-    },
-    {
-      name: 'gatehouse',
-      script: 'gatehouse-server.js',
-      tokenPath: `/${p.tenantId}/oauth2/v2.0/token`,
-      jwksPath: `/${p.tenantId}/discovery/v2.0/keys`,
-      body: gatehouseForm,
-      env: { DATABASE_URL: p.databaseUrl, PEPPER: p.pepper.toString('hex'), KEK: p.kek.toString('hex') },
-    },
-    {
-      name: 'oidc-provider',
-      script: 'oidc-provider-server.js',
-      tokenPath: '/token',
-      jwksPath: '/jwks',
-      body: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: p.clientId,
-        client_secret: p.clientSecret,
-        scope: SCOPE_VALUE,
-      }).toString(),
-      env: { ...shared, RESOURCE: API_IDENTIFIER },
-    },
-  ];
-}
-
 export interface Measurement {
   result: ServerResult;
   rssAtReadyMb: number;
@@ -376,77 +248,6 @@ export function medianMeasurement(rounds: Measurement[]): Measurement {
   const byRate = [...rounds].sort((a, b) => a.result.tokensPerSec - b.result.tokensPerSec);
   const cpu = rounds.map((m) => m.cpuUsPerToken).sort((a, b) => a - b);
   return { ...byRate[Math.floor(byRate.length / 2)]!, cpuUsPerToken: cpu[Math.floor(cpu.length / 2)]! };
-}
-
-/**
- * p99 under open-loop load at a fixed rate (see paced-load.ts for why not autocannon's
- * overallRate), on a fresh server that first runs exactly what a measured round runs (warm-up and
- * full-speed run): after 3 s of load alone, JIT and heap sizing are not settled and the tail of
- * every server, the ceiling's too, is several times longer. Each paced window runs 2 s before its
- * measured seconds: its first 200 ms (new connections, the generator's own cold code) held 1 % of
- * all requests above 5 ms, which alone would set the p99. There are `rounds` windows and the
- * median p99 counts: on this shared virtual machine one stall of ~100 ms (seen in single windows,
- * for the ceiling too) delays enough requests to move a p99 several-fold.
- */
-export async function p99AtRate(target: Target, alg: Algorithm, rate: number): Promise<{ p99Ms: number; windowsMs: number[] }> {
-  const server = await startServer(target);
-  try {
-    await verifyOneToken(target, server, alg);
-    await load(target, server, settings.warmupSeconds + settings.durationSeconds);
-    const windowsMs: number[] = [];
-    for (let window = 0; window < settings.rounds; window++) {
-      const paced = await pacedLoadInChild({
-        url: server.url + target.tokenPath,
-        body: target.body,
-        rate: Math.max(1, Math.round(rate)),
-        seconds: settings.durationSeconds,
-        warmupSeconds: smoke ? 0 : 2,
-      });
-      if (paced.failed > 0) failures.push(`${target.name} at ${rate}/s: ${paced.failed} failed of ${paced.sent}`);
-      windowsMs.push(paced.p99Ms);
-    }
-    const sorted = [...windowsMs].sort((a, b) => a - b);
-    return { p99Ms: sorted[Math.floor(sorted.length / 2)]!, windowsMs };
-  } finally {
-    await stopServer(server);
-  }
-}
-
-/** {@link pacedLoad} in a fresh process on the load generator's core (see paced-load-child.ts). */
-export function pacedLoadInChild(options: Parameters<typeof pacedLoad>[0]): Promise<PacedResult> {
-  const script = join(here, 'paced-load-child.js');
-  const command = pin ? 'taskset' : process.execPath;
-  const args = [...(pin ? ['-c', '0', process.execPath] : []), script];
-  const child = spawn(command, args, {
-    env: { ...process.env, PACED_LOAD: JSON.stringify(options) },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  return new Promise((resolveResult, reject) => {
-    let result: PacedResult | undefined;
-    child.once('message', (message: PacedResult) => (result = message));
-    child.once('exit', (code) =>
-      result ? resolveResult(result) : reject(new Error(`the paced load generator exited with ${code}`)),
-    );
-  });
-}
-
-/** A server (Gatehouse in the report) under load with `--cpu-prof`; returns the top self-time frames. */
-export async function profileGatehouse(target: Target, alg: Algorithm = 'ES256'): Promise<ProfileSummary> {
-  const dir = smoke ? logDir : join(repoRoot, 'bench/results');
-  mkdirSync(dir, { recursive: true });
-  const name = `${target.name}-${alg.toLowerCase()}.cpuprofile`;
-  const server = await startServer(target, ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}`]);
-  let window: ProfileWindow;
-  try {
-    await verifyOneToken(target, server, alg);
-    await load(target, server, settings.warmupSeconds);
-    const fromUs = monotonicMicros();
-    await load(target, server, Math.min(settings.durationSeconds, 10));
-    window = { fromUs, toUs: monotonicMicros() };
-  } finally {
-    await stopServer(server);
-  }
-  return summarizeCpuProfile(join(dir, name), 25, window);
 }
 
 export function printTable(results: ServerResult[]): void {

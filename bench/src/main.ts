@@ -15,17 +15,15 @@ import {
   measure,
   medianMeasurement,
   onServer,
-  p99AtRate,
   pin,
   printTable,
-  profileGatehouse,
-  provision,
   repoRoot,
   round,
   settings,
   smoke,
-  targets,
 } from './harness.js';
+import { profileGatehouse, p99AtRate } from './server-windows.js';
+import { provision, targets } from './provision.js';
 import { ALGORITHMS, type Algorithm } from './protocol.js';
 import { type ScaleResult, measureScale } from './scale.js';
 import { writeScaleReport } from './scale-report.js';

@@ -4,13 +4,13 @@ import {
   type Target,
   cpuSeconds,
   failures,
-  pacedLoadInChild,
   round,
   rssMb,
   settings,
   startServer,
   stopServer,
 } from './harness.js';
+import { pacedLoadInChild } from './server-windows.js';
 import type { PacedResult } from './paced-load.js';
 import { tokenBody } from './scale-data.js';
 
