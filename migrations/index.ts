@@ -14,6 +14,7 @@ import { AuditSourceAddress1795447054096 } from './1795447054096-AuditSourceAddr
 import { UserSearchAndLastSignIn1795447099626 } from './1795447099626-UserSearchAndLastSignIn.js';
 import { KeysetPageIndexes1795449144630 } from './1795449144630-KeysetPageIndexes.js';
 import { KeysetListIndexes1795450592018 } from './1795450592018-KeysetListIndexes.js';
+import { SpentAssertionsWithoutForeignKeys1795460000000 } from './1795460000000-SpentAssertionsWithoutForeignKeys.js';
 
 /** Every migration, in order. Listed explicitly: a glob would load some files twice. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   UserSearchAndLastSignIn1795447099626,
   KeysetPageIndexes1795449144630,
   KeysetListIndexes1795450592018,
+  SpentAssertionsWithoutForeignKeys1795460000000,
 ];

@@ -338,7 +338,7 @@ describe('certificate credentials', () => {
       expect(await withAssertion(anonymous)).toMatchObject({ status: 401, code: 5002723 });
     });
 
-    it('no jti → 90014; iss ≠ sub or ≠ client_id → 700021; malformed → 50027; secret and assertion both → 90014', async () => {
+    it('no jti → 90014; iss ≠ sub or ≠ client_id → 700021; malformed or a control character in jti → 50027; secret and assertion both → 90014', async () => {
       expect(
         await withAssertion(await makeAssertion(certificate, { clientId, audience: audience(), jti: null })),
       ).toMatchObject({
@@ -354,6 +354,8 @@ describe('certificate credentials', () => {
       const forOther = await makeAssertion(certificate, { clientId: otherClientId, audience: audience() });
       expect(await withAssertion(forOther)).toMatchObject({ status: 401, code: 700021 });
       expect(await withAssertion('not.a.jwt')).toMatchObject({ status: 400, code: 50027 });
+      const controlJti = await makeAssertion(certificate, { clientId, audience: audience(), jti: 'a\u0000b' });
+      expect(await withAssertion(controlJti)).toMatchObject({ status: 400, code: 50027 });
       const good = await makeAssertion(certificate, { clientId, audience: audience() });
       expect(await withAssertion(good, authority, { client_secret: 'x' })).toMatchObject({ status: 400, code: 90014 });
     });

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
 
 interface Claim {
   tenantId: string;
@@ -13,19 +15,21 @@ interface Claim {
 
 /** jtis remembered per replica at most; the database is what makes a jti single-use everywhere. */
 const MAX_REMEMBERED = 200_000;
+/** Inserts in flight at once: while they run, further claims queue for the next one. */
+const MAX_IN_FLIGHT = 2;
 
 /**
  * Makes each client assertion's `jti` single-use on every replica until the assertion expires:
  * a jti this replica has seen is refused from memory; a new one is inserted into
  * `used_client_assertions` (ON CONFLICT DO NOTHING), and only the request whose insert won goes on.
- * Inserts are grouped: while one is in flight the next claims queue and go in one statement, so
- * under load a round trip serves many requests.
+ * Inserts are grouped: while a few are in flight the next claims queue and go in one statement, so
+ * under load a round trip serves many requests, and a slow round trip does not idle the replica.
  */
 @Injectable()
 export class AssertionReplayGuard {
   private readonly seen = new Map<string, number>();
   private queue: Claim[] = [];
-  private flushing = false;
+  private inFlight = 0;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
@@ -37,7 +41,7 @@ export class AssertionReplayGuard {
     this.remember(key, expiresAt);
     return new Promise<boolean>((resolve, reject) => {
       this.queue.push({ tenantId, apiClientId, jti, expiresAt, resolve, reject });
-      if (!this.flushing) this.flush();
+      if (this.inFlight < MAX_IN_FLIGHT) this.flush();
     });
   }
 
@@ -51,7 +55,7 @@ export class AssertionReplayGuard {
   }
 
   private flush(): void {
-    this.flushing = true;
+    this.inFlight++;
     const batch = this.queue;
     this.queue = [];
     this.insert(batch).then(
@@ -66,24 +70,26 @@ export class AssertionReplayGuard {
         }
       },
     ).finally(() => {
-      if (this.queue.length > 0) this.flush();
-      else this.flushing = false;
+      this.inFlight--;
+      if (this.queue.length > 0 && this.inFlight < MAX_IN_FLIGHT) this.flush();
     });
   }
 
   private async insert(batch: Claim[]): Promise<Set<string>> {
-    const rows: Array<{ api_client_id: string; jti: string }> = await this.dataSource.query(
-      `INSERT INTO used_client_assertions (tenant_id, api_client_id, jti, expires_at)
+    const pool = (this.dataSource.driver as PostgresDriver).master as Pool;
+    const { rows } = await pool.query<{ api_client_id: string; jti: string }>({
+      name: 'gatehouse-spend-jtis',
+      text: `INSERT INTO used_client_assertions (tenant_id, api_client_id, jti, expires_at)
        SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::timestamptz[])
        ON CONFLICT (api_client_id, jti) DO NOTHING
        RETURNING api_client_id, jti`,
-      [
+      values: [
         batch.map((c) => c.tenantId),
         batch.map((c) => c.apiClientId),
         batch.map((c) => c.jti),
         batch.map((c) => new Date(c.expiresAt)),
       ],
-    );
+    });
     return new Set(rows.map((row) => `${row.api_client_id}|${row.jti}`));
   }
 

@@ -74,11 +74,20 @@ export function requireClaims(claims: Record<string, unknown>): { iss: string; s
     }
   }
   const { iss, sub, jti, exp } = claims;
-  if (typeof iss !== 'string' || typeof sub !== 'string' || typeof jti !== 'string' || jti.length > 256 || !isTime(exp)) {
+  if (
+    typeof iss !== 'string' ||
+    typeof sub !== 'string' ||
+    typeof jti !== 'string' ||
+    !PRINTABLE_JTI.test(jti) ||
+    !isTime(exp)
+  ) {
     throw malformed();
   }
   return { iss, sub, jti, exp };
 }
+
+/** A jti is stored as given: up to 256 characters, none of them a control character. */
+const PRINTABLE_JTI = /^[^\u0000-\u001f\u007f]{1,256}$/u;
 
 const isTime = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 
@@ -107,7 +116,10 @@ export function checkTimeRange(claims: Record<string, unknown>, exp: number, now
 }
 
 /** The registered certificate the header names: `x5t#S256`, else `x5t`, else `kid` (key id, thumbprint or either x5t). */
-export function namedCertificate(header: Record<string, unknown>, certificates: CertificateRow[]): CertificateRow | undefined {
+export function namedCertificate(
+  header: Record<string, unknown>,
+  certificates: CertificateRow[],
+): CertificateRow | undefined {
   const s256 = header['x5t#S256'];
   if (typeof s256 === 'string') return certificates.find((c) => c.x5tS256 === base64url(s256));
   const x5t = header.x5t;
