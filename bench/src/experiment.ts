@@ -17,6 +17,7 @@ import {
   verifyOneToken,
 } from './harness.js';
 import { profileGatehouse } from './server-windows.js';
+import { assertionExperiment } from './assertion-experiment.js';
 import { provision, targets } from './provision.js';
 
 /**
@@ -24,7 +25,8 @@ import { provision, targets } from './provision.js';
  * and the ceiling alternated over a few rounds, each with a short warm-up and a 10 s run; reports
  * tokens/s and server CPU µs per token (median of the rounds) and their ratios. For trying a change
  * to the hot path before a full `npm run bench`. With `--profile`, Gatehouse and the ceiling are profiled
- * instead and the top frames are printed.
+ * instead and the top frames are printed. With `--assertions`, client assertions against secrets on
+ * Gatehouse (as in the full run's `assertions`), profiled with `--profile`.
  */
 const WARMUP = 3;
 const DURATION = 10;
@@ -67,10 +69,16 @@ async function experiment(): Promise<number> {
   try {
     await provisioned.setAlgorithm(alg);
     const all = targets(provisioned, alg);
+    if (process.argv.includes('--assertions')) return await assertionExperiment(provisioned, all, rounds);
     if (process.argv.includes('--profile')) {
       for (const name of ['gatehouse', 'ceiling']) {
         console.log(`\n${name}:`);
-        printProfileSummary(await profileGatehouse(all.find((t) => t.name === name)!, alg));
+        printProfileSummary(
+          await profileGatehouse(
+            all.find((t) => t.name === name)!,
+            alg,
+          ),
+        );
       }
       return failures.length > 0 ? 1 : 0;
     }
