@@ -15,6 +15,7 @@ import { UserSearchAndLastSignIn1795447099626 } from './1795447099626-UserSearch
 import { KeysetPageIndexes1795449144630 } from './1795449144630-KeysetPageIndexes.js';
 import { KeysetListIndexes1795450592018 } from './1795450592018-KeysetListIndexes.js';
 import { SpentAssertionsWithoutForeignKeys1795460000000 } from './1795460000000-SpentAssertionsWithoutForeignKeys.js';
+import { LeanerAuditWrites1795460000001 } from './1795460000001-LeanerAuditWrites.js';
 
 /** Every migration, in order. Listed explicitly: a glob would load some files twice. */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   KeysetPageIndexes1795449144630,
   KeysetListIndexes1795450592018,
   SpentAssertionsWithoutForeignKeys1795460000000,
+  LeanerAuditWrites1795460000001,
 ];

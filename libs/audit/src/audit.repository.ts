@@ -34,7 +34,7 @@ export class AuditRepository {
   }
 
   /**
-   * Keyset pages over (time, id) in either direction, on the tenant/time index: the last page
+   * Keyset pages over (time, id) in either direction, on the position indexes: the last page
    * costs what the first does. `actor` matches the person or the client, `action` is exact or a
    * `prefix.*`, `since`/`until` bound the time (inclusive / exclusive).
    */
@@ -47,8 +47,9 @@ export class AuditRepository {
     if (query.action?.endsWith('.*')) qb.andWhere('e.action LIKE :prefix', { prefix: `${likeEscape(query.action.slice(0, -1))}%` });
     else if (query.action) qb.andWhere('e.action = :action', { action: query.action });
     if (query.target) qb.andWhere('e.target_id = :target', { target: query.target });
-    if (query.since) qb.andWhere('e.occurred_at >= :since', { since: query.since });
-    if (query.until) qb.andWhere('e.occurred_at < :until', { until: query.until });
+    // On the position (a Date is exact to the millisecond, so this is occurred_at >= since, < until).
+    if (query.since) qb.andWhere(`${AT} >= ${utcParam('since')}`, { since: query.since });
+    if (query.until) qb.andWhere(`${AT} < ${utcParam('until')}`, { until: query.until });
     if (query.after) qb.andWhere(`${POSITION} < (${utcParam('at')}, :id)`, { at: query.after.at, id: query.after.id });
     if (query.before) qb.andWhere(`${POSITION} > (${utcParam('bat')}, :bid)`, { bat: query.before.at, bid: query.before.id });
     const order = query.before ? 'ASC' : 'DESC';

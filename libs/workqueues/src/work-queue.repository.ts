@@ -43,14 +43,14 @@ export class WorkQueueRepository {
     return rows[0] ?? {};
   }
 
-  /** The tenant's newest audit events (by the time index), names joined by primary key. */
+  /** The tenant's newest audit events (by the position index), names joined by primary key. */
   recentEvents(tenantId: string, limit: number): Promise<RecentEvent[]> {
     return this.dataSource.query(
       `SELECT e.occurred_at AS "occurredAt", e.action, e.actor_type AS "actorType", e.actor_id AS "actorId",
               a.display_name AS "actorName", e.target_type AS "targetType", e.target_id AS "targetId",
               t.display_name AS "targetName"
          FROM (SELECT * FROM audit_events WHERE tenant_id = $1
-                ORDER BY occurred_at DESC, id DESC LIMIT $2) e
+                ORDER BY date_trunc('milliseconds', occurred_at AT TIME ZONE 'UTC') DESC, id DESC LIMIT $2) e
          LEFT JOIN users a ON a.id = CASE WHEN e.actor_id ~ ${UUID} THEN e.actor_id::uuid END
          LEFT JOIN users t ON e.target_type = 'user' AND t.id = CASE WHEN e.target_id ~ ${UUID} THEN e.target_id::uuid END
         ORDER BY e.occurred_at DESC, e.id DESC`,
