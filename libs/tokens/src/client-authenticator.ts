@@ -8,7 +8,7 @@ import type { ClientSnapshot } from './client-credentials.repository.js';
 import { canonicalClientId } from './credential-directory.js';
 import { TokenRequestError, TokenRequestErrorCode } from './token-request.errors.js';
 
-const DUMMY_HASH = Buffer.alloc(32, 0xa5);
+const DUMMY_SECRET = { hash: Buffer.alloc(32, 0xa5).toString('latin1'), expiresAtMs: 0 };
 
 export interface AuthenticationInput {
   tenantId: string;
@@ -45,7 +45,11 @@ export class ClientAuthenticator {
   authenticate(input: AuthenticationInput, snapshot: ClientSnapshot | null): ClientSnapshot | Promise<never> {
     const outcome = this.checkSecret(snapshot, input.clientSecret, Date.now());
     if (!snapshot || outcome !== 'valid') {
-      return this.refuse(input, snapshot, failure(input, !snapshot ? 'unknown' : outcome === 'expired' ? 'expired' : 'invalid'));
+      return this.refuse(
+        input,
+        snapshot,
+        failure(input, !snapshot ? 'unknown' : outcome === 'expired' ? 'expired' : 'invalid'),
+      );
     }
     assertEnabled(snapshot, input.basic);
     return snapshot;
@@ -69,13 +73,13 @@ export class ClientAuthenticator {
   /** One HMAC and one constant-time comparison per stored hash (a dummy one when there is none). */
   private checkSecret(snapshot: ClientSnapshot | null, secret: string, now: number): SecretOutcome {
     const presented = this.hasher.hash(secret);
-    const candidates =
-      snapshot && snapshot.secrets.length > 0 ? snapshot.secrets : [{ hash: DUMMY_HASH, expiresAt: new Date(0) }];
+    const candidates = snapshot && snapshot.secrets.length > 0 ? snapshot.secrets : [DUMMY_SECRET];
     let outcome: SecretOutcome = 'invalid';
     for (const candidate of candidates) {
-      const equal = candidate.hash.length === presented.length && timingSafeEqual(candidate.hash, presented);
+      const stored = Buffer.from(candidate.hash, 'latin1');
+      const equal = stored.length === presented.length && timingSafeEqual(stored, presented);
       if (!equal || !snapshot) continue;
-      if (candidate.expiresAt.getTime() > now) outcome = 'valid';
+      if (candidate.expiresAtMs > now) outcome = 'valid';
       else if (outcome === 'invalid') outcome = 'expired';
     }
     return outcome;
