@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -194,6 +195,32 @@ describe('console: audit', () => {
       const until = (await get(`?action=demo.rest&until=${encodeURIComponent(first.items[4].occurredAt)}`).expect(200)).body;
       expect(until.items).toHaveLength(20);
       expect(first.items[0]).toHaveProperty('sourceAddress', null);
+    });
+
+    it('actor = the person or the client: both kinds merged newest first, once each, paged both ways', async () => {
+      const actor = randomUUID();
+      // 30 events a second apart: as the person (i % 3 = 0), through the client (1), or both (2).
+      await db.query(
+        `INSERT INTO audit_events (tenant_id, occurred_at, actor_type, actor_id, actor_client_id, action, target_type, details)
+         SELECT $1, now() - make_interval(secs => i), 'user',
+                CASE WHEN i % 3 <> 1 THEN $2 END, CASE WHEN i % 3 <> 0 THEN $2 END, 'demo.actor' || i, 'thing', '{}'
+           FROM generate_series(1, 30) i`,
+        [tenant.tenantId, actor],
+      );
+      const expected = Array.from({ length: 30 }, (_, i) => `demo.actor${i + 1}`);
+      const pages: string[][] = [];
+      let query = `?actor=${actor}&limit=8`;
+      for (;;) {
+        const page = (await get(query).expect(200)).body;
+        pages.push(page.items.map((e: { action: string }) => e.action));
+        if (!page.nextCursor) break;
+        query = `?actor=${actor}&limit=8&cursor=${page.nextCursor}`;
+      }
+      expect(pages.flat()).toEqual(expected);
+      expect(pages.map((page) => page.length)).toEqual([8, 8, 8, 6]);
+      const last = (await get(query).expect(200)).body;
+      const back = (await get(`?actor=${actor}&limit=8&before=${last.prevCursor}`).expect(200)).body;
+      expect(back.items.map((e: { action: string }) => e.action)).toEqual(expected.slice(16, 24));
     });
   });
 });

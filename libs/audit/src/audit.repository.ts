@@ -38,20 +38,38 @@ export class AuditRepository {
    * costs what the first does. `actor` matches the person or the client, `action` is exact or a
    * `prefix.*`, `since`/`until` bound the time (inclusive / exclusive).
    */
-  find(query: AuditQuery): Promise<AuditEvent[]> {
+  async find(query: AuditQuery): Promise<AuditEvent[]> {
+    if (!query.actor) return this.page(query);
+    // The person's events and the client's, each read newest first from its own index, merged:
+    // one query with OR would gather and sort every event of a busy actor before the first page.
+    const [asPerson, asClient] = await Promise.all([this.page(query, 'actor_id'), this.page(query, 'actor_client_id')]);
+    const seen = new Set<string>();
+    const sign = query.before ? -1 : 1;
+    return [...asPerson, ...asClient]
+      .filter((event) => !seen.has(event.id) && seen.add(event.id))
+      .sort(
+        (a, b) => sign * (b.occurredAt.getTime() - a.occurredAt.getTime() || (b.id < a.id ? -1 : b.id > a.id ? 1 : 0)),
+      )
+      .slice(0, query.take);
+  }
+
+  /** One keyset page; with `actorColumn`, the events whose actor (person or client) is `query.actor`. */
+  private page(query: AuditQuery, actorColumn?: 'actor_id' | 'actor_client_id'): Promise<AuditEvent[]> {
     const qb = this.dataSource
       .getRepository(AuditEvent)
       .createQueryBuilder('e')
       .where('e.tenant_id = :tenantId', { tenantId: query.tenantId });
-    if (query.actor) qb.andWhere('(e.actor_id = :actor OR e.actor_client_id = :actor)', { actor: query.actor });
-    if (query.action?.endsWith('.*')) qb.andWhere('e.action LIKE :prefix', { prefix: `${likeEscape(query.action.slice(0, -1))}%` });
+    if (actorColumn) qb.andWhere(`e.${actorColumn} = :actor`, { actor: query.actor });
+    if (query.action?.endsWith('.*'))
+      qb.andWhere('e.action LIKE :prefix', { prefix: `${likeEscape(query.action.slice(0, -1))}%` });
     else if (query.action) qb.andWhere('e.action = :action', { action: query.action });
     if (query.target) qb.andWhere('e.target_id = :target', { target: query.target });
     // On the position (a Date is exact to the millisecond, so this is occurred_at >= since, < until).
     if (query.since) qb.andWhere(`${AT} >= ${utcParam('since')}`, { since: query.since });
     if (query.until) qb.andWhere(`${AT} < ${utcParam('until')}`, { until: query.until });
     if (query.after) qb.andWhere(`${POSITION} < (${utcParam('at')}, :id)`, { at: query.after.at, id: query.after.id });
-    if (query.before) qb.andWhere(`${POSITION} > (${utcParam('bat')}, :bid)`, { bat: query.before.at, bid: query.before.id });
+    if (query.before)
+      qb.andWhere(`${POSITION} > (${utcParam('bat')}, :bid)`, { bat: query.before.at, bid: query.before.id });
     const order = query.before ? 'ASC' : 'DESC';
     return qb.orderBy(AT, order).addOrderBy('e.id', order).take(query.take).getMany();
   }
