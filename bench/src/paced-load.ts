@@ -92,22 +92,30 @@ export async function pacedLoad(options: {
   await Promise.all(connections.map((c) => new Promise((resolve) => c.socket.once('connect', resolve))));
 
   const warmup = Math.round(options.rate * (options.warmupSeconds ?? 0));
-  const total = warmup + Math.max(1, Math.round(options.rate * options.seconds));
+  let total = warmup + Math.max(1, Math.round(options.rate * options.seconds));
   const latencies: number[] = [];
-  const waiting: Array<{ due: number; request: Buffer }> = [];
   let failed = 0;
+  // Requests are due in order: those due but not yet sent are the indexes next … sent - 1, each
+  // formatted when a connection takes it. (A queue of formatted requests with shift() was linear per
+  // request once the server fell behind: the generator became the bottleneck and held gigabytes.)
   let sent = 0;
+  let next = 0;
   let settled = 0;
   const start = performance.now();
-  const measuredFrom = start + (warmup * 1000) / options.rate;
+  const dueAt = (i: number) => start + (i * 1000) / options.rate;
+  const measuredFrom = dueAt(warmup);
+  // A server far behind the rate would make the run last without end: past twice its length (and
+  // 5 s), nothing more is scheduled and what was never due counts as failed.
+  const deadline = dueAt(total) * 2 - start + 5_000;
+  let abandoned = 0;
 
   await new Promise<void>((resolve) => {
     const dispatch = () => {
       for (const connection of connections) {
-        if (waiting.length === 0) return;
+        if (next === sent) return;
         if (!connection.idle) continue;
-        const { due, request } = waiting.shift()!;
-        connection.send(request, (status) => {
+        const due = dueAt(next);
+        connection.send(requestAt(next++), (status) => {
           if (due < measuredFrom) {
             // warm-up: not counted
           } else if (status === 200) latencies.push(performance.now() - due);
@@ -120,9 +128,11 @@ export async function pacedLoad(options: {
     };
     const tick = () => {
       const now = performance.now();
-      while (sent < total && start + (sent * 1000) / options.rate <= now) {
-        waiting.push({ due: start + (sent * 1000) / options.rate, request: requestAt(sent) });
-        sent++;
+      while (sent < total && dueAt(sent) <= now) sent++;
+      if (now > deadline && sent < total) {
+        abandoned = total - sent;
+        total = sent;
+        if (settled === total) return resolve();
       }
       dispatch();
       if (sent < total) setTimeout(tick, 1);
@@ -131,7 +141,15 @@ export async function pacedLoad(options: {
   });
   for (const connection of connections) connection.socket.destroy();
   latencies.sort((a, b) => a - b);
-  const at = (q: number) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]! : 0);
+  const at = (q: number) =>
+    latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]! : 0;
   const round = (n: number) => Math.round(n * 100) / 100;
-  return { sent: sent - warmup, ok: latencies.length, failed, p50Ms: round(at(0.5)), p99Ms: round(at(0.99)), maxMs: round(latencies.at(-1) ?? 0) };
+  return {
+    sent: sent - warmup,
+    ok: latencies.length,
+    failed: failed + abandoned,
+    p50Ms: round(at(0.5)),
+    p99Ms: round(at(0.99)),
+    maxMs: round(latencies.at(-1) ?? 0),
+  };
 }
