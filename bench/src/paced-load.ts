@@ -105,7 +105,7 @@ export async function pacedLoad(options: {
   const dueAt = (i: number) => start + (i * 1000) / options.rate;
   const measuredFrom = dueAt(warmup);
   // A server far behind the rate would make the run last without end: past twice its length (and
-  // 5 s), nothing more is scheduled and what was never due counts as failed.
+  // 5 s), nothing more is sent and every request not sent by then counts as failed.
   const deadline = dueAt(total) * 2 - start + 5_000;
   let abandoned = 0;
 
@@ -129,13 +129,13 @@ export async function pacedLoad(options: {
     const tick = () => {
       const now = performance.now();
       while (sent < total && dueAt(sent) <= now) sent++;
-      if (now > deadline && sent < total) {
-        abandoned = total - sent;
-        total = sent;
+      if (now > deadline && next < total) {
+        abandoned = total - next;
+        total = sent = next;
         if (settled === total) return resolve();
       }
       dispatch();
-      if (sent < total) setTimeout(tick, 1);
+      if (next < total) setTimeout(tick, 1); // on until every request is sent (or the deadline)
     };
     tick();
   });

@@ -123,14 +123,13 @@ export async function explainPlans(
       `SELECT c.* FROM api_clients c WHERE c.tenant_id = $1 AND c.state = 'awaiting_scopes' ORDER BY ${clients}, c.id LIMIT 51`,
       [tenantId],
     ],
-    [
-      `SELECT e.* FROM audit_events e WHERE e.tenant_id = $1 AND (e.actor_id = $2 OR e.actor_client_id = $2) ORDER BY ${audit} DESC, e.id DESC LIMIT 51`,
-      [tenantId, probe.actor],
-    ],
-    [
-      `SELECT e.* FROM audit_events e WHERE e.tenant_id = $1 AND (e.actor_id = $2 OR e.actor_client_id = $2) ORDER BY ${audit} DESC, e.id DESC LIMIT 51`,
-      [tenantId, probe.actorClient],
-    ],
+    // The actor filter is two queries (as the person, through the client), merged by the repository.
+    ...[probe.actor, probe.actorClient].flatMap((actor): Array<[string, unknown[]]> =>
+      ['actor_id', 'actor_client_id'].map((column) => [
+        `SELECT e.* FROM audit_events e WHERE e.tenant_id = $1 AND e.${column} = $2 ORDER BY ${audit} DESC, e.id DESC LIMIT 51`,
+        [tenantId, actor],
+      ]),
+    ),
     [
       `SELECT e.* FROM audit_events e WHERE e.tenant_id = $1 AND e.action = $2 ORDER BY ${audit} DESC, e.id DESC LIMIT 51`,
       [tenantId, 'client.scopes.set'],
@@ -144,7 +143,7 @@ export async function explainPlans(
       [tenantId, probe.target],
     ],
     [
-      `SELECT e.* FROM audit_events e WHERE e.tenant_id = $1 AND e.occurred_at >= $2 ORDER BY ${audit} DESC, e.id DESC LIMIT 51`,
+      `SELECT e.* FROM audit_events e WHERE e.tenant_id = $1 AND ${audit} >= ($2::timestamptz AT TIME ZONE 'UTC') ORDER BY ${audit} DESC, e.id DESC LIMIT 51`,
       [tenantId, probe.since],
     ],
   ];
