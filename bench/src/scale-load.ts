@@ -1,5 +1,6 @@
 import autocannon, { type AutocannonResult } from 'autocannon';
 import {
+  PROMPT_END,
   type RunningServer,
   type Target,
   cpuSeconds,
@@ -40,7 +41,7 @@ export async function rotatingLoad(
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     connections: settings.connections,
-    ...(run.amount ? { amount: run.amount } : { duration: run.seconds ?? settings.durationSeconds }),
+    ...(run.amount ? { amount: run.amount, ...PROMPT_END } : { duration: run.seconds ?? settings.durationSeconds }),
     timeout: 10,
     requests: [{ method: 'POST', setupRequest: (request) => ({ ...request, body: body() }) }],
   });

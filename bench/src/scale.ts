@@ -19,9 +19,9 @@ export const scaleSizes = smoke
       invitations: 30_000,
       overdue: 3_000,
       curve: [1, 1_000, 3_000],
-      rssRunSeconds: 2,
+      rssRunSeconds: 1,
       rssSampleMs: 500,
-      growthFromS: 1,
+      growthFromS: 0.5,
       coldSeconds: 1,
       sweepWindowSeconds: 1,
     }
