@@ -67,9 +67,11 @@ export function presignedBodies(next: () => string, count: number): () => string
   return () => pool.pop() ?? next();
 }
 
-/** Assertions signed ahead: enough for this share of the secret rate over warm-up and run, at most this many. */
-const PRESIGNED_SHARE = 0.75;
-const PRESIGNED_MAX = 250_000;
+/** Assertions signed ahead: enough for 0.75× the secret run's rate over warm-up and run, at most 250,000. */
+function presignedCount(secretRun: AutocannonResult): number {
+  const seconds = settings.warmupSeconds + settings.durationSeconds;
+  return Math.min(250_000, Math.ceil((secretRun['2xx'] / secretRun.duration) * seconds * 0.75));
+}
 
 async function run(url: string, seconds: number, body: () => string): Promise<AutocannonResult> {
   const result = await autocannon({
@@ -107,16 +109,10 @@ export async function measureAssertions(
     await verifyOneToken(target, server, 'ES256');
     const url = server.url + target.tokenPath;
     const signer = assertionBodies(clientId, url, certificate);
-    let assertion = signer;
     const windows = { secret: { fromUs: 0, toUs: 0 }, assertion: { fromUs: 0, toUs: 0 } };
     const measured: Array<{ result: AutocannonResult; cpuUs: number }> = [];
     for (const phase of ['secret', 'assertion'] as const) {
-      if (phase === 'assertion') {
-        const secretRate = measured[0]!.result['2xx'] / measured[0]!.result.duration;
-        const seconds = settings.warmupSeconds + settings.durationSeconds;
-        assertion = presignedBodies(signer, Math.min(PRESIGNED_MAX, Math.ceil(secretRate * seconds * PRESIGNED_SHARE)));
-      }
-      const body = phase === 'secret' ? () => secretBody : assertion;
+      const body = phase === 'secret' ? () => secretBody : presignedBodies(signer, presignedCount(measured[0]!.result));
       if (!smoke) await run(url, settings.warmupSeconds, body); // smoke: the pipeline, not the figure
       const before = cpuSeconds(server.pid);
       windows[phase].fromUs = monotonicMicros();

@@ -73,12 +73,7 @@ async function experiment(): Promise<number> {
     if (process.argv.includes('--profile')) {
       for (const name of ['gatehouse', 'ceiling']) {
         console.log(`\n${name}:`);
-        printProfileSummary(
-          await profileGatehouse(
-            all.find((t) => t.name === name)!,
-            alg,
-          ),
-        );
+        printProfileSummary(await profileGatehouse(all.find((t) => t.name === name)!, alg));
       }
       return failures.length > 0 ? 1 : 0;
     }

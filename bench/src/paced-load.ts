@@ -95,10 +95,10 @@ export async function pacedLoad(options: {
   let total = warmup + Math.max(1, Math.round(options.rate * options.seconds));
   const latencies: number[] = [];
   let failed = 0;
-  // Requests are due in order: those due but not yet sent are the indexes next … sent - 1, each
+  // Requests are due in order: those due but not yet sent are the indexes next … dueCount - 1, each
   // formatted when a connection takes it. (A queue of formatted requests with shift() was linear per
   // request once the server fell behind: the generator became the bottleneck and held gigabytes.)
-  let sent = 0;
+  let dueCount = 0; // requests due so far: 0 … dueCount - 1
   let next = 0;
   let settled = 0;
   const start = performance.now();
@@ -112,7 +112,7 @@ export async function pacedLoad(options: {
   await new Promise<void>((resolve) => {
     const dispatch = () => {
       for (const connection of connections) {
-        if (next === sent) return;
+        if (next === dueCount) return;
         if (!connection.idle) continue;
         const due = dueAt(next);
         connection.send(requestAt(next++), (status) => {
@@ -128,10 +128,10 @@ export async function pacedLoad(options: {
     };
     const tick = () => {
       const now = performance.now();
-      while (sent < total && dueAt(sent) <= now) sent++;
+      while (dueCount < total && dueAt(dueCount) <= now) dueCount++;
       if (now > deadline && next < total) {
         abandoned = total - next;
-        total = sent = next;
+        total = dueCount = next;
         if (settled === total) return resolve();
       }
       dispatch();
@@ -145,7 +145,7 @@ export async function pacedLoad(options: {
     latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]! : 0;
   const round = (n: number) => Math.round(n * 100) / 100;
   return {
-    sent: sent - warmup,
+    sent: dueCount - warmup,
     ok: latencies.length,
     failed: failed + abandoned,
     p50Ms: round(at(0.5)),
