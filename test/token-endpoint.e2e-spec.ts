@@ -430,6 +430,34 @@ describe('token endpoint', () => {
     });
   });
 
+  it('clients first seen at the same moment (read together) each get their own answer', async () => {
+    const other = await fx.tenant({ lifetime: 900, extLifetime: 1800 });
+    const otherOrders = await fx.api(other.id, { identifier: 'api://orders', scopes: ['Orders.Read'] });
+    const ready = await Promise.all([
+      ...[0, 1, 2, 3, 4, 5].map(() => fx.readyClient(tenant.id, orders, ['Orders.Read'])),
+      ...[0, 1].map(() => fx.readyClient(other.id, otherOrders, ['Orders.Read'])),
+    ]);
+    const stranger = ready.at(-1)!;
+    const asks = [
+      ...ready.map((c, i) => ({ c, slug: i < 6 ? tenant.slug : other.slug, secret: c.secret })),
+      // the other tenant's client at this tenant's endpoint, and a known client with a wrong secret
+      { c: stranger, slug: tenant.slug, secret: stranger.secret },
+      { c: ready[0]!, slug: tenant.slug, secret: `${ready[0]!.secret}x` },
+    ];
+    const answers = await Promise.all(
+      asks.map(({ c, slug, secret }) =>
+        post({ ...valid(), client_id: c.clientId, client_secret: secret }, `/${slug}/oauth2/v2.0/token`),
+      ),
+    );
+    for (const [i, answer] of answers.slice(0, ready.length).entries()) {
+      expect(answer.status).toBe(200);
+      const claims = JSON.parse(Buffer.from(answer.body.access_token.split('.')[1], 'base64url').toString());
+      expect(claims).toMatchObject({ azp: ready[i]!.clientId, oid: ready[i]!.id, roles: ['Orders.Read'] });
+    }
+    expect(answers.at(-2)!.body).toMatchObject({ error: 'unauthorized_client', error_codes: [700016] });
+    expect(answers.at(-1)!.body).toMatchObject({ error: 'invalid_client', error_codes: [7000215] });
+  });
+
   it('trace_id is the request id of the response and of the security log line', async () => {
     const response = await post({ ...valid(), client_secret: 'wrong-again' });
     expect(response.body.trace_id).toBe(response.headers['x-request-id']);

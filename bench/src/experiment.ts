@@ -18,6 +18,7 @@ import {
 } from './harness.js';
 import { profileGatehouse } from './server-windows.js';
 import { assertionExperiment } from './assertion-experiment.js';
+import { missExperiment } from './miss-experiment.js';
 import { provision, targets } from './provision.js';
 
 /**
@@ -26,7 +27,8 @@ import { provision, targets } from './provision.js';
  * tokens/s and server CPU µs per token (median of the rounds) and their ratios. For trying a change
  * to the hot path before a full `npm run bench`. With `--profile`, Gatehouse and the ceiling are profiled
  * instead and the top frames are printed. With `--assertions`, client assertions against secrets on
- * Gatehouse (as in the full run's `assertions`), profiled with `--profile`.
+ * Gatehouse (as in the full run's `assertions`), profiled with `--profile`. With `--misses`, see
+ * miss-experiment.ts.
  */
 const WARMUP = 3;
 const DURATION = 10;
@@ -70,6 +72,7 @@ async function experiment(): Promise<number> {
     await provisioned.setAlgorithm(alg);
     const all = targets(provisioned, alg);
     if (process.argv.includes('--assertions')) return await assertionExperiment(provisioned, all, rounds);
+    if (process.argv.includes('--misses')) return await missExperiment(provisioned, all);
     if (process.argv.includes('--profile')) {
       for (const name of ['gatehouse', 'ceiling']) {
         console.log(`\n${name}:`);

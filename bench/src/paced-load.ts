@@ -8,6 +8,8 @@ export interface PacedResult {
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
+  /** p99 of the requests due in each second of the run, in order (where the latency came from). */
+  p99BySecondMs: number[];
 }
 
 /** One keep-alive connection that sends a preformatted request and reads one response at a time. */
@@ -94,6 +96,7 @@ export async function pacedLoad(options: {
   const warmup = Math.round(options.rate * (options.warmupSeconds ?? 0));
   let total = warmup + Math.max(1, Math.round(options.rate * options.seconds));
   const latencies: number[] = [];
+  const bySecond: number[][] = [];
   let failed = 0;
   // Requests are due in order: those due but not yet sent are the indexes next … dueCount - 1, each
   // formatted when a connection takes it. (A queue of formatted requests with shift() was linear per
@@ -118,8 +121,11 @@ export async function pacedLoad(options: {
         connection.send(requestAt(next++), (status) => {
           if (due < measuredFrom) {
             // warm-up: not counted
-          } else if (status === 200) latencies.push(performance.now() - due);
-          else failed++;
+          } else if (status === 200) {
+            const latency = performance.now() - due;
+            latencies.push(latency);
+            (bySecond[Math.floor((due - measuredFrom) / 1000)] ??= []).push(latency);
+          } else failed++;
           settled++;
           if (settled === total) resolve();
           else dispatch();
@@ -151,5 +157,9 @@ export async function pacedLoad(options: {
     p50Ms: round(at(0.5)),
     p99Ms: round(at(0.99)),
     maxMs: round(latencies.at(-1) ?? 0),
+    p99BySecondMs: Array.from(bySecond, (second) => {
+      const sorted = (second ?? []).sort((a, b) => a - b);
+      return round(sorted[Math.floor(0.99 * sorted.length)] ?? 0);
+    }),
   };
 }

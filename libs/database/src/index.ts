@@ -8,3 +8,4 @@ export * from './change-listener.js';
 export * from './database.module.js';
 export * from './pagination.js';
 export * from './failure-windows.js';
+export * from './round-trip-batcher.js';

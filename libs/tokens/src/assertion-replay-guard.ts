@@ -1,35 +1,33 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
+import { RoundTripBatcher, poolOf } from '@gatehouse/database';
 
 interface Claim {
   tenantId: string;
   apiClientId: string;
   jti: string;
   expiresAt: number;
-  resolve: (first: boolean) => void;
-  reject: (error: unknown) => void;
 }
 
 /** jtis remembered per replica at most; the database is what makes a jti single-use everywhere. */
 const MAX_REMEMBERED = 200_000;
-/** Inserts in flight at once: while they run, further claims queue for the next one. */
+/** Inserts in flight at once (three was slower than two: smaller batches). */
 const MAX_IN_FLIGHT = 2;
 
 /**
  * Makes each client assertion's `jti` single-use on every replica until the assertion expires:
  * a jti this replica has seen is refused from memory; a new one is inserted into
  * `used_client_assertions` (ON CONFLICT DO NOTHING), and only the request whose insert won goes on.
- * Inserts are grouped: while a few are in flight the next claims queue and go in one statement, so
- * under load a round trip serves many requests, and a slow round trip does not idle the replica.
+ * Inserts are grouped ({@link RoundTripBatcher}): under load one statement records many claims.
  */
 @Injectable()
 export class AssertionReplayGuard {
   private readonly seen = new Map<string, number>();
-  private queue: Claim[] = [];
-  private inFlight = 0;
+  private readonly inserts = new RoundTripBatcher<Claim, boolean>((batch) => this.insert(batch), {
+    maxInFlight: MAX_IN_FLIGHT,
+    maxBatch: 1_000,
+  });
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
@@ -39,9 +37,10 @@ export class AssertionReplayGuard {
     const known = this.seen.get(key);
     if (known !== undefined && known > Date.now()) return Promise.resolve(false);
     this.remember(key, expiresAt);
-    return new Promise<boolean>((resolve, reject) => {
-      this.queue.push({ tenantId, apiClientId, jti, expiresAt, resolve, reject });
-      if (this.inFlight < MAX_IN_FLIGHT) this.flush();
+    return this.inserts.submit({ tenantId, apiClientId, jti, expiresAt }).catch((error: unknown) => {
+      // Not recorded: a retry once the database is back must not look like a replay.
+      this.seen.delete(key);
+      throw error;
     });
   }
 
@@ -54,30 +53,9 @@ export class AssertionReplayGuard {
     return rows[0]?.purged ?? 0;
   }
 
-  private flush(): void {
-    this.inFlight++;
-    const batch = this.queue;
-    this.queue = [];
-    this.insert(batch).then(
-      (won) => {
-        for (const claim of batch) claim.resolve(won.has(`${claim.apiClientId}|${claim.jti}`));
-      },
-      (error: unknown) => {
-        // Not recorded: a retry once the database is back must not look like a replay.
-        for (const claim of batch) {
-          this.seen.delete(`${claim.apiClientId}|${claim.jti}`);
-          claim.reject(error);
-        }
-      },
-    ).finally(() => {
-      this.inFlight--;
-      if (this.queue.length > 0 && this.inFlight < MAX_IN_FLIGHT) this.flush();
-    });
-  }
-
-  private async insert(batch: Claim[]): Promise<Set<string>> {
-    const pool = (this.dataSource.driver as PostgresDriver).master as Pool;
-    const { rows } = await pool.query<{ api_client_id: string; jti: string }>({
+  /** Whether each claim's insert won, in order. */
+  private async insert(batch: Claim[]): Promise<boolean[]> {
+    const { rows } = await poolOf(this.dataSource).query<{ api_client_id: string; jti: string }>({
       name: 'gatehouse-spend-jtis',
       text: `INSERT INTO used_client_assertions (tenant_id, api_client_id, jti, expires_at)
        SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::timestamptz[])
@@ -90,7 +68,8 @@ export class AssertionReplayGuard {
         batch.map((c) => new Date(c.expiresAt)),
       ],
     });
-    return new Set(rows.map((row) => `${row.api_client_id}|${row.jti}`));
+    const won = new Set(rows.map((row) => `${row.api_client_id}|${row.jti}`));
+    return batch.map((claim) => won.has(`${claim.apiClientId}|${claim.jti}`));
   }
 
   private remember(key: string, expiresAt: number): void {

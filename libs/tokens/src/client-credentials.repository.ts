@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Role, UserStatus } from '@gatehouse/accounts';
 import type { ClientState } from '@gatehouse/clients';
-import { type FailureCount, FailureWindows } from '@gatehouse/database';
+import { type FailureCount, FailureWindows, RoundTripBatcher, poolOf } from '@gatehouse/database';
 
 export interface ClientRow {
   id: string;
@@ -64,6 +64,7 @@ const CLIENT_FAILURES = new FailureWindows('client_auth_throttles', 'client_id')
 const SOURCE_COUNTERS = new FailureWindows('source_throttles', 'source');
 
 interface SnapshotRecord {
+  tenant_id: string;
   id: string;
   client_id: string;
   state: ClientState;
@@ -77,8 +78,13 @@ interface SnapshotRecord {
   grants: Array<{ apiId: string; value: string }>;
 }
 
-const SNAPSHOT_SQL = `
-SELECT c.id, c.client_id, c.state, c.owner_user_id, u.status AS owner_status, u.roles AS owner_roles,
+/**
+ * The snapshots of many clients at once, by (tenant id, client id) pairs: a prepared statement
+ * (planned once per connection; the unnamed form was planned again for each client, ≈ 1,900 a
+ * second here against ≈ 7,500 prepared and 30,000–45,000 in batches of 50–200).
+ */
+const SNAPSHOTS_SQL = `
+SELECT c.tenant_id, c.id, c.client_id, c.state, c.owner_user_id, u.status AS owner_status, u.roles AS owner_roles,
        COALESCE((SELECT json_agg(json_build_object('keyId', k.key_id, 'thumbprint', k.thumbprint, 'x5t', k.x5t,
                         'x5tS256', k.x5t_s256, 'notBefore', k.not_before, 'notAfter', k.not_after,
                         'der', encode(k.certificate_der, 'base64')))
@@ -89,45 +95,44 @@ SELECT c.id, c.client_id, c.state, c.owner_user_id, u.status AS owner_status, u.
        COALESCE((SELECT json_agg(json_build_object('apiId', sc.api_id, 'value', sc.value) ORDER BY sc.value)
                    FROM client_scope_grants g JOIN api_scopes sc ON sc.id = g.scope_id
                   WHERE g.tenant_id = c.tenant_id AND g.api_client_id = c.id), '[]') AS grants
-  FROM api_clients c LEFT JOIN users u ON u.id = c.owner_user_id AND u.tenant_id = c.tenant_id
- WHERE c.tenant_id = $1 AND c.client_id = $2`;
+  FROM unnest($1::uuid[], $2::uuid[]) AS wanted(tenant_id, client_id)
+  JOIN api_clients c ON c.tenant_id = wanted.tenant_id AND c.client_id = wanted.client_id
+  LEFT JOIN users u ON u.id = c.owner_user_id AND u.tenant_id = c.tenant_id`;
+
+/** Snapshot reads in flight at once; misses arriving meanwhile wait and go together in the next one. */
+const SNAPSHOT_READS_IN_FLIGHT = 2;
 
 /** Read-only queries of the token endpoint, plus the atomic failure counters. */
 @Injectable()
 export class ClientCredentialsRepository {
+  private readonly snapshots = new RoundTripBatcher<{ tenantId: string; clientId: string }, ClientSnapshot | null>(
+    (wanted) => this.readSnapshots(wanted),
+    { maxInFlight: SNAPSHOT_READS_IN_FLIGHT, maxBatch: 500 },
+  );
+
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** The client with its owner, usable secrets, certificates and grants, or null. `clientId` is a lower-case UUID. */
-  async findSnapshot(tenantId: string, clientId: string): Promise<ClientSnapshot | null> {
-    const rows: SnapshotRecord[] = await this.dataSource.query(SNAPSHOT_SQL, [tenantId, clientId]);
-    const row = rows[0];
-    if (!row) return null;
-    return {
-      client: {
-        id: row.id,
-        clientId: row.client_id,
-        state: intern(row.state) as ClientState,
-        ownerUserId: row.owner_user_id ?? null,
-        ownerStatus: row.owner_status ?? null,
-        ownerRoles: row.owner_roles?.length ? row.owner_roles : NONE,
-      },
-      secrets: row.secrets.map((s) => ({
-        // The decoded Buffer is not kept: it is a slice of Node's shared 8 KB pool, and one kept
-        // slice would keep its whole slab alive.
-        hash: Buffer.from(s.hash, 'base64').toString('latin1'),
-        expiresAtMs: Date.parse(s.expiresAt),
-      })),
-      certificates:
-        row.certificates.length === 0
-          ? NONE
-          : row.certificates.map(({ der, ...c }) => ({
-              ...c,
-              notBefore: new Date(c.notBefore),
-              notAfter: new Date(c.notAfter),
-              key: new X509Certificate(Buffer.from(der, 'base64')).publicKey,
-            })),
-      grants: grantsOf(row.grants),
-    };
+  /**
+   * The client with its owner, usable secrets, certificates and grants, or null. `clientId` is a
+   * lower-case UUID. Reads of many clients at once (a cold cache under load) share round trips.
+   */
+  findSnapshot(tenantId: string, clientId: string): Promise<ClientSnapshot | null> {
+    return this.snapshots.submit({ tenantId, clientId });
+  }
+
+  private async readSnapshots(
+    wanted: Array<{ tenantId: string; clientId: string }>,
+  ): Promise<Array<ClientSnapshot | null>> {
+    const { rows } = await poolOf(this.dataSource).query<SnapshotRecord>({
+      name: 'gatehouse-client-snapshots',
+      text: SNAPSHOTS_SQL,
+      values: [wanted.map((w) => w.tenantId), wanted.map((w) => w.clientId)],
+    });
+    const found = new Map(rows.map((row) => [`${row.tenant_id}|${row.client_id}`, row]));
+    return wanted.map((w) => {
+      const row = found.get(`${w.tenantId}|${w.clientId}`);
+      return row ? snapshotOf(row) : null;
+    });
   }
 
   /** An API by identifier URI or by app id, with its scope values. */
@@ -180,6 +185,36 @@ export class ClientCredentialsRepository {
       (await SOURCE_COUNTERS.purgeStale(this.dataSource, windowSeconds))
     );
   }
+}
+
+/** A snapshot from its row; strings and grant maps that repeat across clients are shared. */
+function snapshotOf(row: SnapshotRecord): ClientSnapshot {
+  return {
+    client: {
+      id: row.id,
+      clientId: row.client_id,
+      state: intern(row.state) as ClientState,
+      ownerUserId: row.owner_user_id ?? null,
+      ownerStatus: row.owner_status ?? null,
+      ownerRoles: row.owner_roles?.length ? row.owner_roles : NONE,
+    },
+    secrets: row.secrets.map((s) => ({
+      // The decoded Buffer is not kept: it is a slice of Node's shared 8 KB pool, and one kept
+      // slice would keep its whole slab alive.
+      hash: Buffer.from(s.hash, 'base64').toString('latin1'),
+      expiresAtMs: Date.parse(s.expiresAt),
+    })),
+    certificates:
+      row.certificates.length === 0
+        ? NONE
+        : row.certificates.map(({ der, ...c }) => ({
+            ...c,
+            notBefore: new Date(c.notBefore),
+            notAfter: new Date(c.notAfter),
+            key: new X509Certificate(Buffer.from(der, 'base64')).publicKey,
+          })),
+    grants: grantsOf(row.grants),
+  };
 }
 
 /** API ids and scope values repeat across every client of an API: one string each, not one per client. */

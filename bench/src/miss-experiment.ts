@@ -1,0 +1,60 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { printProfileSummary, summarizeCpuProfile } from './cpu-profile.js';
+import { type Target, cpuSeconds, failures, logDir, round, rssMb, startServer, stopServer } from './harness.js';
+import type { Provisioned } from './provision.js';
+import { generateClients, tokenBody } from './scale-data.js';
+import { pacedLoadInChild } from './server-windows.js';
+import { pacedRotating, rotatingLoad } from './scale-load.js';
+
+/**
+ * Cache misses alone (`node dist/bench/src/experiment.js ES256 1 --misses <clients> [rate] [seconds] [--profile]`):
+ * that many generated clients, a fresh Gatehouse, open-loop load round robin over all of them at
+ * `rate` for `seconds` — every request a client the replica has not seen (while clients exceed
+ * the rate × seconds) — and its latency, CPU per token and RSS. The million-client and cold-start
+ * scenarios of the scale run in minutes instead of half an hour.
+ */
+export async function missExperiment(provisioned: Provisioned, all: Target[]): Promise<number> {
+  const gatehouse = all.find((t) => t.name === 'gatehouse')!;
+  const at = process.argv.indexOf('--misses');
+  const count = Number(process.argv[at + 1]) || 100_000;
+  const rate = Number(process.argv[at + 2]) || 7_500;
+  const seconds = Number(process.argv[at + 3]) || 10;
+  const seed = `misses-${randomBytes(4).toString('hex')}`;
+  const started = Date.now();
+  await generateClients(provisioned.databaseUrl, {
+    tenantId: provisioned.tenantId,
+    scopeId: provisioned.scopeId,
+    seed,
+    pepper: provisioned.pepper,
+    from: 0,
+    to: count,
+  });
+  console.log(`generated ${count} clients in ${round((Date.now() - started) / 1000, 1)} s`);
+  const dir = join(logDir, 'miss-profiles');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const profile = process.argv.includes('--profile');
+  const server = await startServer(
+    gatehouse,
+    profile ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-name=misses.cpuprofile'] : [],
+  );
+  try {
+    if (process.argv.includes('--warm')) await rotatingLoad(gatehouse, server, { seed, count }, { seconds: 13 });
+    const before = cpuSeconds(server.pid);
+    const paced = process.argv.includes('--fixed')
+      ? await pacedLoadInChild({ url: server.url + gatehouse.tokenPath, body: tokenBody(seed, 0), rate, seconds })
+      : await pacedRotating(gatehouse, server, { seed, count }, rate, seconds);
+    const cpuUs = ((cpuSeconds(server.pid) - before) * 1e6) / Math.max(1, paced.ok);
+    console.log(`${count} clients at ${rate}/s for ${seconds} s:`, {
+      ...paced,
+      cpuUsPerToken: round(cpuUs, 0),
+      rssMb: rssMb(server.pid),
+    });
+  } finally {
+    await stopServer(server);
+  }
+  if (profile) printProfileSummary(summarizeCpuProfile(join(dir, 'misses.cpuprofile'), 40));
+  return failures.length > 0 ? 1 : 0;
+}
