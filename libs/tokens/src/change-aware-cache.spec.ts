@@ -187,4 +187,21 @@ describe('ChangeAwareCache', () => {
     expect(cache.peek('t1|a')).toBe(NOT_CACHED);
     expect(cache.peek('t1|b')).toBe(2);
   });
+
+  it('with a doorkeeper, a full cache stores a new key only on its second request; a round robin over more keys leaves it as it is', async () => {
+    const { cache, load, loads } = setup({ maxEntries: 3, doorkeeper: true });
+    for (const key of ['t1|a', 't1|b', 't1|c']) await cache.get(key, 't1', load); // not full yet: stored at once
+    for (let round = 0; round < 3; round++)
+      for (let i = 0; i < 10; i++) expect(await cache.get(`t1|x${i}`, 't1', load)).toBeGreaterThan(3);
+    expect(cache.size).toBe(3);
+    expect(loads()).toBe(33); // every one of them read each time: served, not stored
+    expect([cache.peek('t1|a'), cache.peek('t1|b'), cache.peek('t1|c')]).toEqual([1, 2, 3]);
+    // (the round robin above cleared the doorkeeper in turn: x9 was refused last)
+    expect(await cache.get('t1|hot', 't1', load)).toBe(34);
+    expect(cache.peek('t1|hot')).toBe(NOT_CACHED);
+    expect(await cache.get('t1|hot', 't1', load)).toBe(35); // second request: admitted, evicting one
+    expect(cache.peek('t1|hot')).toBe(35);
+    expect(await cache.get('t1|hot', 't1', load)).toBe(35);
+    expect(cache.size).toBe(3);
+  });
 });

@@ -36,6 +36,13 @@ export interface ChangeAwareCacheOptions {
    * last passed it), so memory stays bounded whatever the number of clients.
    */
   maxEntries?: number;
+  /**
+   * Scan resistance: once the cache is full, a key it does not hold is stored only on its second
+   * request among the last `maxEntries` such keys (a doorkeeper of hashes, as TinyLFU's); its first
+   * is served without being stored. Keys requested in turn over more than the bound (a million
+   * clients round robin) then leave the cache as it is, instead of replacing an entry per request.
+   */
+  doorkeeper?: boolean;
   /** Any relevant event drops every entry (for caches keyed by something other than the tenant). */
   dropAllOnChange?: boolean;
   /**
@@ -60,12 +67,15 @@ export class ChangeAwareCache<V> {
   private readonly entries = new Map<string, Entry<V>>();
   private changes = 0;
   private readonly maxEntries: number;
+  /** Hashes of keys refused admission once (see {@link ChangeAwareCacheOptions.doorkeeper}). */
+  private readonly refused: Set<number> | null;
 
   constructor(
     private readonly listener: ChangeListener,
     private readonly options: ChangeAwareCacheOptions,
   ) {
     this.maxEntries = Math.max(1, options.maxEntries ?? DEFAULT_MAX_ENTRIES);
+    this.refused = options.doorkeeper ? new Set() : null;
     listener.subscribe((event) => this.onChange(event));
   }
 
@@ -83,6 +93,7 @@ export class ChangeAwareCache<V> {
       return cached.settled ? Promise.resolve(cached.value as V) : cached.pending!;
     }
     const value = load();
+    if (!this.admits(key)) return value;
     const entry: Entry<V> = { tenantId, pending: value, expiresAt: now + this.options.ttlMs, settled: false, value: undefined };
     this.store(key, entry);
     value.then(
@@ -132,6 +143,16 @@ export class ChangeAwareCache<V> {
   remember(key: string, tenantId: string, value: V, version: number): void {
     if (!this.listener.connected || version !== this.changes) return;
     this.store(key, { tenantId, pending: null, expiresAt: Date.now() + this.options.ttlMs, settled: true, value });
+  }
+
+  /** Whether a loaded value of `key` is to be stored (always, but past a full cache's doorkeeper). */
+  private admits(key: string): boolean {
+    if (!this.refused || this.entries.size < this.maxEntries || this.entries.has(key)) return true;
+    const hash = fnv1a(key);
+    if (this.refused.delete(hash)) return true;
+    if (this.refused.size >= this.maxEntries) this.refused.clear();
+    this.refused.add(hash);
+    return false;
   }
 
   /** Sets an entry, first evicting one when the cache is full and the key is new. */
@@ -205,4 +226,11 @@ export class ChangeAwareCache<V> {
       }
     }
   }
+}
+
+/** 32-bit FNV-1a of a string's UTF-16 code units: the doorkeeper's hash (a collision only admits early). */
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
 }

@@ -58,6 +58,7 @@ export class CredentialDirectory {
       matches: byClientId,
       keyOf: clientKey,
       maxEntries: config.tokenCacheClients,
+      doorkeeper: true,
       outageGraceMs,
       stats,
     });
