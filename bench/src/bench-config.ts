@@ -25,6 +25,7 @@ export function benchConfig(options: { databaseUrl: string; publicUrl: string; p
     logLevel: 'info',
     tokenOutageGraceSeconds: 600,
     tokenCacheClients: 150_000,
+    tokenWarmUpRequests: 5_000,
     devTls: false,
     mailRetryHours: 24,
     outboxLeaseSeconds: 20,

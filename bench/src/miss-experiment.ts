@@ -41,7 +41,8 @@ export async function missExperiment(provisioned: Provisioned, all: Target[]): P
     profile ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-name=misses.cpuprofile'] : [],
   );
   try {
-    if (process.argv.includes('--warm')) await rotatingLoad(gatehouse, server, { seed, count }, { seconds: 13 });
+    const warm = process.argv.find((a) => a.startsWith('--warm='));
+    if (warm) await rotatingLoad(gatehouse, server, { seed, count: 1 }, { amount: Number(warm.slice(7)) });
     const before = cpuSeconds(server.pid);
     const paced = process.argv.includes('--fixed')
       ? await pacedLoadInChild({ url: server.url + gatehouse.tokenPath, body: tokenBody(seed, 0), rate, seconds })

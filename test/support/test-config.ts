@@ -25,6 +25,7 @@ export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = 
     logLevel: 'warn',
     tokenOutageGraceSeconds: 600,
     tokenCacheClients: 150_000,
+    tokenWarmUpRequests: 0,
     devTls: false,
     mailRetryHours: 24,
     outboxLeaseSeconds: 20,

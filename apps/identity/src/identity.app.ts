@@ -5,6 +5,7 @@ import type { AppConfig } from '@gatehouse/config';
 import { configureHttpApp, ensureDevCertificate } from '@gatehouse/http';
 import { IdentityModule, type IdentityModuleOptions } from './identity.module.js';
 import { installTokenFastPath } from './oauth/token-fast-path.js';
+import { warmUpTokenPath } from './oauth/token-warm-up.js';
 
 export interface IdentityAppOptions extends IdentityModuleOptions {
   /** Serve https with this certificate and key (PEM); tests pass them directly. */
@@ -22,6 +23,7 @@ export async function createIdentityApp(options: IdentityAppOptions): Promise<Ne
   configureHttpApp(app, options.config);
   await app.init();
   installTokenFastPath(app);
+  await warmUpTokenPath(app, options.config.tokenWarmUpRequests);
   return app;
 }
 

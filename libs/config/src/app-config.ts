@@ -33,6 +33,11 @@ export interface AppConfig {
   tokenOutageGraceSeconds: number;
   /** At most this many clients are held in each identity replica's token cache (least recently used evicted). */
   tokenCacheClients: number;
+  /**
+   * Token requests an identity app sends itself before it serves (0 = none): a synthetic tenant
+   * and client held in memory only, on a loopback port, so the first real requests meet compiled code.
+   */
+  tokenWarmUpRequests: number;
   /** `DEV_TLS=1`: serve the identity app over https with a development certificate under `dataDir`. */
   devTls: boolean;
   /** How long a mail that fails transiently (SMTP unreachable, 4xx) is retried before it is abandoned. */

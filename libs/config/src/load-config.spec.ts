@@ -34,6 +34,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       tokenOutageGraceSeconds: 600,
       tokenCacheClients: 150_000,
+      tokenWarmUpRequests: 5_000,
       devTls: false,
     });
   });
@@ -42,6 +43,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATA_DIR: dataDir(), TOKEN_CACHE_CLIENTS: '2000000' }).tokenCacheClients).toBe(2_000_000);
     expect(problemsOf({ DATA_DIR: dataDir(), TOKEN_CACHE_CLIENTS: '0' })).toEqual([
       'TOKEN_CACHE_CLIENTS must be a whole number from 1 to 999999999 (got "0")',
+    ]);
+  });
+
+  it('TOKEN_WARMUP_REQUESTS takes 0 (no warm-up) up to a million', () => {
+    expect(loadConfig({ DATA_DIR: dataDir(), TOKEN_WARMUP_REQUESTS: '0' }).tokenWarmUpRequests).toBe(0);
+    expect(loadConfig({ DATA_DIR: dataDir(), TOKEN_WARMUP_REQUESTS: '20000' }).tokenWarmUpRequests).toBe(20_000);
+    expect(problemsOf({ DATA_DIR: dataDir(), TOKEN_WARMUP_REQUESTS: 'lots' })).toEqual([
+      'TOKEN_WARMUP_REQUESTS must be a whole number from 0 to 1000000 (got "lots")',
     ]);
   });
 

@@ -27,6 +27,7 @@ export function loadConfig(env: Env): AppConfig {
   const devTls = flag(read('DEV_TLS'), 'DEV_TLS', problems);
   const tokenOutageGraceSeconds = seconds(read('TOKEN_OUTAGE_GRACE_SECONDS') ?? '600', 'TOKEN_OUTAGE_GRACE_SECONDS', problems);
   const tokenCacheClients = wholeNumber(read('TOKEN_CACHE_CLIENTS') ?? '150000', 'TOKEN_CACHE_CLIENTS', problems);
+  const tokenWarmUpRequests = warmUpRequests(read('TOKEN_WARMUP_REQUESTS') ?? '5000', problems);
   const smtpUrl = optionalUrl(read('SMTP_URL'), ['smtp:', 'smtps:'], 'SMTP_URL', problems);
   const port = portNumber(read('PORT') ?? '3000', 'PORT', problems);
   const adminPort = portNumber(read('ADMIN_PORT') ?? '3001', 'ADMIN_PORT', problems);
@@ -100,6 +101,7 @@ export function loadConfig(env: Env): AppConfig {
     logLevel: logLevel as LogLevel,
     tokenOutageGraceSeconds: tokenOutageGraceSeconds!,
     tokenCacheClients: tokenCacheClients!,
+    tokenWarmUpRequests: tokenWarmUpRequests!,
     devTls,
     mailRetryHours: mailRetryHours!,
     outboxLeaseSeconds: outboxLeaseSeconds!,
@@ -123,6 +125,12 @@ function seconds(value: string, name: string, problems: string[]): number | unde
 function wholeNumber(value: string, name: string, problems: string[]): number | undefined {
   if (/^[1-9]\d{0,8}$/.test(value)) return Number(value);
   problems.push(`${name} must be a whole number from 1 to 999999999 (got "${value}")`);
+  return undefined;
+}
+
+function warmUpRequests(value: string, problems: string[]): number | undefined {
+  if (/^\d{1,7}$/.test(value) && Number(value) <= 1_000_000) return Number(value);
+  problems.push(`TOKEN_WARMUP_REQUESTS must be a whole number from 0 to 1000000 (got "${value}")`);
   return undefined;
 }
 

@@ -71,6 +71,30 @@ export class CredentialDirectory {
     });
   }
 
+  /**
+   * Holds a tenant, its API and a client that exist in memory only (the start-up warm-up's) until
+   * the returned release is called; null, holding nothing, when the caches cannot hold entries now
+   * (the change listener is not connected).
+   */
+  holdSynthetic(tenant: Tenant, api: ApiRow, snapshot: ClientSnapshot): (() => void) | null {
+    const keys = {
+      tenant: tenant.id,
+      api: `${tenant.id}|${api.identifier}`,
+      client: `${tenant.id}|${snapshot.client.clientId}`,
+    };
+    const release = () => {
+      this.tenants.forget(keys.tenant);
+      this.apis.forget(keys.api);
+      this.clients.forget(keys.client);
+    };
+    this.tenants.remember(keys.tenant, '', tenant, this.tenants.version);
+    this.apis.remember(keys.api, tenant.id, api, this.apis.version);
+    this.clients.remember(keys.client, tenant.id, snapshot, this.clients.version);
+    if (this.tenants.has(keys.tenant) && this.apis.has(keys.api) && this.clients.has(keys.client)) return release;
+    release();
+    return null;
+  }
+
   /** The tenant when it is cached (never an unknown one: those are not remembered), else undefined. */
   cachedTenant(idOrSlug: string): Tenant | undefined {
     const found = this.tenants.peek(idOrSlug.toLowerCase());

@@ -21,3 +21,4 @@ export * from './scope-request.js';
 export * from './client-authenticator.js';
 export * from './client-credentials.service.js';
 export * from './secret-leak.service.js';
+export * from './token-warm-up.js';

@@ -91,11 +91,8 @@ export class SigningKeyService {
   async rollover(em: EntityManager, tenantId: string, alg: SigningAlgorithm): Promise<SigningKey> {
     await this.keys.lockTenantKeys(em, tenantId);
     const now = new Date();
-    await this.keys.retireActive(
-      em,
-      tenantId,
-      new Date(now.getTime() + (MAX_TOKEN_LIFETIME_SECONDS + PUBLISH_SKEW_SECONDS) * 1000),
-    );
+    const lastUse = now.getTime() + (MAX_TOKEN_LIFETIME_SECONDS + PUBLISH_SKEW_SECONDS) * 1000;
+    await this.keys.retireActive(em, tenantId, new Date(lastUse));
     const next = await this.keys.findNext(em, tenantId);
     if (next && next.algorithm === alg) {
       await this.keys.activate(em, next.id, now);
@@ -122,6 +119,12 @@ export class SigningKeyService {
   /** The key that signs the tenant's tokens now; cached until a key or tenant change. */
   signer(tenantId: string): Promise<Signer> {
     return this.signers.get(tenantId, tenantId, () => this.loadSigner(tenantId));
+  }
+
+  /** Holds a key for a tenant that exists in memory only (the start-up warm-up's) until the returned release. */
+  holdSynthetic(tenantId: string, signer: Signer): () => void {
+    this.signers.remember(tenantId, tenantId, signer, this.signers.version);
+    return () => this.signers.forget(tenantId);
   }
 
   /** The signer when it is cached (the hot path's synchronous read), else undefined. */

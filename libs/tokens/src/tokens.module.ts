@@ -14,6 +14,7 @@ import { CredentialDirectory } from './credential-directory.js';
 import { SecretLeakService } from './secret-leak.service.js';
 import { SigningKeyRepository } from './signing-key.repository.js';
 import { SigningKeyService } from './signing-key.service.js';
+import { TokenWarmUp } from './token-warm-up.js';
 
 /** Signing keys, access token verification and the client credentials grant (secrets and certificate assertions). */
 @Module({
@@ -30,8 +31,10 @@ import { SigningKeyService } from './signing-key.service.js';
     ClientAssertionAuthenticator,
     ClientCredentialsService,
     SecretLeakService,
+    TokenWarmUp,
   ],
   exports: [
+    TokenWarmUp,
     SecretLeakService,
     SigningKeyService,
     ClientCredentialsService,

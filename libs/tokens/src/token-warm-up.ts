@@ -1,0 +1,87 @@
+import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { SecretHasher } from '@gatehouse/crypto';
+import { Tenant } from '@gatehouse/tenants';
+import type { ApiRow, ClientSnapshot } from './client-credentials.repository.js';
+import { CredentialDirectory } from './credential-directory.js';
+import { SigningKeyService } from './signing-key.service.js';
+
+/** A synthetic tenant and client, held in the token path's caches until released. */
+export interface WarmUpIdentity {
+  /** The token path's tenant segment (the synthetic tenant's id). */
+  tenant: string;
+  /** A form body that the held client is issued a token for. */
+  body: string;
+  release(): void;
+}
+
+const SCOPE = 'Warm.Up';
+
+/**
+ * What an identity app issues tokens to before it serves: a tenant, an API, an active client with a
+ * secret and an ES256 key that exist in this process' memory only (never in the database, never in
+ * another replica), random on every start. Held through the caches the token endpoint reads, so
+ * the requests take the very path real ones take; released (dropped from the caches) after.
+ */
+@Injectable()
+export class TokenWarmUp {
+  constructor(
+    private readonly directory: CredentialDirectory,
+    private readonly signingKeys: SigningKeyService,
+    private readonly hasher: SecretHasher,
+  ) {}
+
+  /** The held identity, or null when the caches cannot hold it now (change listener not connected). */
+  prepare(): WarmUpIdentity | null {
+    const tenant = Object.assign(new Tenant(), {
+      id: randomUUID(),
+      slug: `warm-up-${randomBytes(8).toString('hex')}`,
+      displayName: 'Warm-up',
+      signingAlgorithm: 'ES256',
+      accessTokenLifetimeSeconds: 3599,
+      extAccessTokenLifetimeSeconds: 3599,
+      createdAt: new Date(),
+      updatedAt: new Date(),
+    } satisfies Tenant);
+    const api: ApiRow = {
+      id: randomUUID(),
+      appId: randomUUID(),
+      identifier: 'api://warm-up',
+      builtIn: false,
+      scopes: [SCOPE],
+      accessTokenVersion: 2,
+    };
+    const secret = randomBytes(32).toString('base64url');
+    const snapshot: ClientSnapshot = {
+      client: {
+        id: randomUUID(),
+        clientId: randomUUID(),
+        state: 'active',
+        ownerUserId: null,
+        ownerStatus: null,
+        ownerRoles: [],
+      },
+      secrets: [{ hash: this.hasher.hash(secret).toString('latin1'), expiresAtMs: Date.now() + 3_600_000 }],
+      certificates: [],
+      grants: new Map([[api.id, [SCOPE]]]),
+    };
+    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const releaseDirectory = this.directory.holdSynthetic(tenant, api, snapshot);
+    if (!releaseDirectory) return null;
+    const releaseSigner = this.signingKeys.holdSynthetic(tenant.id, { key: privateKey, kid: 'warm-up', alg: 'ES256' });
+    const body = new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: snapshot.client.clientId,
+      client_secret: secret,
+      scope: `${api.identifier}/.default`,
+    }).toString();
+    return {
+      tenant: tenant.id,
+      body,
+      release: () => {
+        releaseDirectory();
+        releaseSigner();
+      },
+    };
+  }
+}
