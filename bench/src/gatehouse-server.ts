@@ -6,7 +6,8 @@ import { announceReady, exitOnSignal, requiredEnv } from './protocol.js';
 
 /**
  * The real identity app, as production builds it (request logs at info go to stdout, which the
- * benchmark sends to a file). GATEHOUSE_LOG_LEVEL overrides the level for the attribution experiment.
+ * benchmark sends to a file). GATEHOUSE_LOG_LEVEL overrides the level for the attribution experiment,
+ * TOKEN_WARMUP_REQUESTS the start-up warm-up for the miss experiment.
  */
 const port = Number(requiredEnv('PORT'));
 const config = {
@@ -17,6 +18,7 @@ const config = {
     kek: Buffer.from(requiredEnv('KEK'), 'hex'),
   }),
   ...(process.env.GATEHOUSE_LOG_LEVEL ? { logLevel: process.env.GATEHOUSE_LOG_LEVEL as AppConfig['logLevel'] } : {}),
+  ...(process.env.TOKEN_WARMUP_REQUESTS ? { tokenWarmUpRequests: Number(process.env.TOKEN_WARMUP_REQUESTS) } : {}),
 };
 const app = await createIdentityApp({ config });
 await app.listen(port, '127.0.0.1');

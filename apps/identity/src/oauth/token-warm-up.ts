@@ -1,5 +1,5 @@
-import { Agent, type IncomingMessage, type Server, type ServerResponse, createServer, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import { type AddressInfo, connect } from 'node:net';
 import { Logger } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { MetricsRegistry } from '@gatehouse/http';
@@ -13,9 +13,9 @@ type Listener = (req: IncomingMessage, res: ServerResponse) => void;
  * Sends the app `requests` token requests before it serves, through its own request listener (the
  * fast path, the endpoint, the grant, signing) on a loopback port of its own, for a tenant and
  * client that exist in memory only ({@link TokenWarmUp}). A fresh process runs its first requests
- * in V8's interpreter: measured here, a replica that starts under half its peak rate answers its
- * first second with a p99 of 250–400 ms instead of 5 ms, and after 5,000 requests of warm-up no
- * longer does. Tokens it issues are not counted in the metrics and go nowhere; a failure ends the
+ * in V8's interpreter: measured (BENCHMARKS.md), a replica that starts under half its peak rate
+ * had a p99 of 247–664 ms over its first 10 s (≈ 5 ms once warm), 105–260 ms after 5,000 requests
+ * of warm-up; 20,000 did no better and take four times as long. Tokens it issues are not counted in the metrics and go nowhere; a failure ends the
  * warm-up early (logged) and never the start.
  */
 export async function warmUpTokenPath(app: NestExpressApplication, requests: number): Promise<void> {
@@ -27,49 +27,56 @@ export async function warmUpTokenPath(app: NestExpressApplication, requests: num
   const counts = [metrics.tokensIssued, metrics.cacheHits, metrics.cacheMisses].map((t) => [t, t.count] as const);
   const listener = (app.getHttpServer() as Server).listeners('request')[0] as Listener;
   const server = createServer(listener);
-  const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
   const started = performance.now();
   let sent = 0;
   try {
     await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    const send = () => post(agent, port, `/${identity.tenant}/oauth2/v2.0/token`, identity.body);
-    const lane = async () => {
-      while (sent < requests) {
-        sent++;
-        const status = await send();
-        if (status !== 200) throw new Error(`a warm-up token request was answered ${status}`);
-      }
-    };
-    await Promise.all(Array.from({ length: CONNECTIONS }, lane));
+    const request = Buffer.from(
+      `POST /${identity.tenant}/oauth2/v2.0/token HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n` +
+        `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${identity.body.length}\r\n\r\n${identity.body}`,
+    );
+    const more = () => sent < requests && (sent++, true);
+    await Promise.all(Array.from({ length: CONNECTIONS }, () => lane(port, request, more)));
     logger.log(`token path warmed up: ${requests} requests in ${Math.round(performance.now() - started)} ms`);
   } catch (error) {
     logger.warn(`token path warm-up ended after ${sent} requests: ${(error as Error).message}`);
   } finally {
-    agent.destroy();
     server.close();
     identity.release();
     for (const [tally, count] of counts) tally.count = count;
   }
 }
 
-function post(agent: Agent, port: number, path: string, body: string): Promise<number> {
+/**
+ * One keep-alive connection sending `request` (the same bytes each time) one at a time until
+ * `more()` says stop; rejects on any answer but 200. Raw bytes rather than `http.request`: the
+ * client's own cost would otherwise be most of the warm-up's time.
+ */
+function lane(port: number, request: Buffer, more: () => boolean): Promise<void> {
   return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        agent,
-        host: '127.0.0.1',
-        port,
-        path,
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) },
-      },
-      (res) => {
-        res.resume();
-        res.once('end', () => resolve(res.statusCode ?? 0));
-      },
-    );
-    req.once('error', reject);
-    req.end(body);
+    const socket = connect(port, '127.0.0.1');
+    let buffered = '';
+    const next = () => (more() ? socket.write(request) : socket.end());
+    socket.setEncoding('latin1');
+    socket.once('connect', next);
+    socket.once('error', reject);
+    socket.once('close', () => resolve());
+    socket.on('data', (chunk: string) => {
+      buffered += chunk;
+      for (;;) {
+        const headEnd = buffered.indexOf('\r\n\r\n');
+        if (headEnd < 0) return;
+        const length = Number(/\r\ncontent-length: *(\d+)/i.exec(buffered.slice(0, headEnd))?.[1] ?? 0);
+        if (buffered.length < headEnd + 4 + length) return;
+        const status = buffered.slice(9, 12);
+        buffered = buffered.slice(headEnd + 4 + length);
+        if (status !== '200') {
+          socket.destroy();
+          return reject(new Error(`a warm-up token request was answered ${status}`));
+        }
+        next();
+      }
+    });
   });
 }
