@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { printProfileSummary, summarizeCpuProfile } from './cpu-profile.js';
 import { type Target, cpuSeconds, failures, logDir, round, rssMb, startServer, stopServer } from './harness.js';
@@ -9,7 +9,8 @@ import { pacedLoadInChild } from './server-windows.js';
 import { pacedRotating, rotatingLoad } from './scale-load.js';
 
 /**
- * Cache misses alone (`node dist/bench/src/experiment.js ES256 1 --misses <clients> [rate] [seconds] [--profile]`):
+ * Cache misses alone (`node dist/bench/src/experiment.js ES256 1 --misses <clients> [rate] [seconds]`,
+ * options `--profile`, `--warm=<requests>`, `--node=<node flag>`, `--keep-log=<copy of the server log>`):
  * that many generated clients, a fresh Gatehouse, open-loop load round robin over all of them at
  * `rate` for `seconds` — every request a client the replica has not seen (while clients exceed
  * the rate × seconds) — and its latency, CPU per token and RSS. The million-client and cold-start
@@ -36,10 +37,13 @@ export async function missExperiment(provisioned: Provisioned, all: Target[]): P
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const profile = process.argv.includes('--profile');
-  const server = await startServer(
-    gatehouse,
-    profile ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-name=misses.cpuprofile'] : [],
-  );
+  const nodeArgs = process.argv.filter((a) => a.startsWith('--node=')).map((a) => a.slice(7));
+  const spawned = performance.now();
+  const server = await startServer(gatehouse, [
+    ...nodeArgs,
+    ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-name=misses.cpuprofile'] : []),
+  ]);
+  console.log(`ready ${Math.round(performance.now() - spawned)} ms after spawn`);
   try {
     const warm = process.argv.find((a) => a.startsWith('--warm='));
     if (warm) await rotatingLoad(gatehouse, server, { seed, count: 1 }, { amount: Number(warm.slice(7)) });
@@ -54,6 +58,8 @@ export async function missExperiment(provisioned: Provisioned, all: Target[]): P
       rssMb: rssMb(server.pid),
     });
   } finally {
+    const keep = process.argv.find((a) => a.startsWith('--keep-log='));
+    if (keep) copyFileSync(server.logFile, keep.slice(11));
     await stopServer(server);
   }
   if (profile) printProfileSummary(summarizeCpuProfile(join(dir, 'misses.cpuprofile'), 40));
