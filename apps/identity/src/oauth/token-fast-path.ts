@@ -7,7 +7,7 @@ import { TokenEndpoint } from './token.endpoint.js';
 const TOKEN_PATH = /^\/([^/?#]{1,200})\/oauth2\/(v2\.0\/)?token(?:\?|$)/;
 const OFFERED_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
-type Listener = (req: IncomingMessage, res: ServerResponse) => void;
+export type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 
 /**
  * The token endpoint is the hot path, benchmarked against a bare `http` server that only signs.

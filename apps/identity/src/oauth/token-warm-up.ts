@@ -1,13 +1,12 @@
-import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import { type Server, createServer } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 import { Logger } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { MetricsRegistry } from '@gatehouse/http';
 import { TokenWarmUp } from '@gatehouse/tokens';
+import type { Listener } from './token-fast-path.js';
 
 const CONNECTIONS = 8;
-
-type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 
 /**
  * Sends the app `requests` token requests before it serves, through its own request listener (the
