@@ -63,8 +63,13 @@ describe('benchmark smoke mode', () => {
       cpuUsPerTokenSecret: expect.any(Number),
       cpuUsPerTokenAssertion: expect.any(Number),
       ratioByCpu: expect.any(Number),
+      byAlgorithm: { PS256: expect.any(Object), ES256: expect.any(Object) },
     });
-    expect(report.assertions.assertionTokensPerSec).toBeGreaterThan(0);
+    expect(report.assertions.assertionTokensPerSec).toBe(report.assertions.byAlgorithm.PS256.tokensPerSec);
+    for (const run of Object.values<Record<string, number>>(report.assertions.byAlgorithm)) {
+      expect(Object.keys(run).sort()).toEqual(['cpuUsPerToken', 'ratio', 'ratioByCpu', 'tokensPerSec']);
+      expect(run.tokensPerSec).toBeGreaterThan(0);
+    }
     // Measured when the invitation sweep and the mail outbox exist, `null` until then.
     for (const [field, keys] of [
       ['sweep', ['rows', 'overdue', 'seconds']],

@@ -20,13 +20,14 @@ export async function assertionExperiment(provisioned: Provisioned, all: Target[
     const name = `assertions-${i}.cpuprofile`;
     const args = profile ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}`] : [];
     results.push(
-      await measureAssertions(gatehouse, provisioned.certificate, provisioned.clientId, gatehouse.body, args),
+      await measureAssertions(gatehouse, provisioned.certificates, provisioned.clientId, gatehouse.body, args),
     );
     const { windows, ...figures } = results[i]!;
     console.log(`round ${i + 1}:`, figures);
     if (!profile || !windows) continue;
-    for (const phase of ['secret', 'assertion'] as const) {
-      console.log(`\n${phase} (µs per token = share × ${figures.cpuUsPerTokenSecret} or ${figures.cpuUsPerTokenAssertion}):`);
+    for (const phase of ['secret', 'PS256', 'ES256'] as const) {
+      const perToken = phase === 'secret' ? figures.cpuUsPerTokenSecret : figures.byAlgorithm[phase].cpuUsPerToken;
+      console.log(`\n${phase} (µs per token = share × ${perToken}):`);
       printProfileSummary(summarizeCpuProfile(join(dir, name), 40, windows[phase]));
     }
   }

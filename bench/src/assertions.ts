@@ -1,8 +1,7 @@
-import { createPrivateKey, randomUUID, sign } from 'node:crypto';
 import { type ProfileWindow, monotonicMicros } from './cpu-profile.js';
 import autocannon, { type AutocannonResult } from 'autocannon';
+import { type AssertionAlgorithm, type BenchCertificate, assertionBodies, signAhead } from './assertion-signer.js';
 import {
-  type BenchCertificate,
   type Target,
   cpuSeconds,
   failures,
@@ -13,63 +12,40 @@ import {
   stopServer,
   verifyOneToken,
 } from './harness.js';
-import { API_IDENTIFIER } from './protocol.js';
+
+export interface AssertionRun {
+  tokensPerSec: number;
+  /** ÷ the secret's tokens/s on the same server, just before. */
+  ratio: number;
+  cpuUsPerToken: number;
+  /** The same ratio from server CPU per token (secret ÷ assertion). */
+  ratioByCpu: number;
+}
 
 export interface AssertionFigures {
   secretTokensPerSec: number;
-  assertionTokensPerSec: number;
-  /** assertion ÷ secret tokens/s on the same server, one after the other (target ≥ 0.5). */
-  ratio: number;
   cpuUsPerTokenSecret: number;
+  /** PS256 with an RSA-2048 certificate, as MSAL Node and @azure/identity send them (target ≥ 0.5). */
+  assertionTokensPerSec: number;
+  ratio: number;
   cpuUsPerTokenAssertion: number;
-  /** The same ratio from server CPU per token: not limited by the load generator, which signs every assertion. */
   ratioByCpu: number;
+  /** Each algorithm against the same secret run; ES256 costs a P-256 verification (three signatures). */
+  byAlgorithm: Record<AssertionAlgorithm, AssertionRun>;
   /** When each measured run went on (for a CPU profile of the server); not in the report. */
-  windows?: Record<'secret' | 'assertion', ProfileWindow>;
+  windows?: Record<AssertionPhase, ProfileWindow>;
 }
 
-/** A form body with a fresh ES256 client assertion (new jti) for every request, as MSAL sends them. */
-export function assertionBodies(clientId: string, audience: string, certificate: BenchCertificate): () => string {
-  const key = { key: createPrivateKey(certificate.privateKeyPem), dsaEncoding: 'ieee-p1363' as const };
-  const header = Buffer.from(JSON.stringify({ alg: 'ES256', typ: 'JWT', 'x5t#S256': certificate.x5tS256 })).toString(
-    'base64url',
-  );
-  return () => {
-    const now = Math.floor(Date.now() / 1000);
-    const claims = {
-      iss: clientId,
-      sub: clientId,
-      aud: audience,
-      iat: now,
-      nbf: now,
-      exp: now + 300,
-      jti: randomUUID(),
-    };
-    const input = `${header}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
-    const assertion = `${input}.${sign('sha256', Buffer.from(input), key).toString('base64url')}`;
-    return new URLSearchParams({
-      grant_type: 'client_credentials',
-      client_id: clientId,
-      client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
-      client_assertion: assertion,
-      scope: `${API_IDENTIFIER}/.default`,
-    }).toString();
-  };
-}
+export type AssertionPhase = 'secret' | AssertionAlgorithm;
 
-/**
- * `count` bodies signed ahead (each its own jti, valid 5 minutes), handed out once each; signed on
- * demand when they run out. Real clients sign on their own machines: signing ahead keeps the load
- * generator's signing off this machine's two cores while the server is measured.
- */
-export function presignedBodies(next: () => string, count: number): () => string {
-  const pool = Array.from({ length: count }, next);
+/** Bodies handed out once each, then signed on demand if the server goes faster than expected. */
+export function presignedBodies(pool: string[], next: () => string): () => string {
   return () => pool.pop() ?? next();
 }
 
 /** Assertions signed ahead: enough for 0.75× the secret run's rate over warm-up and run, at most 250,000. */
 function presignedCount(secretRun: AutocannonResult): number {
-  const seconds = settings.warmupSeconds + settings.durationSeconds;
+  const seconds = (smoke ? 0 : settings.warmupSeconds) + settings.durationSeconds;
   return Math.min(250_000, Math.ceil((secretRun['2xx'] / secretRun.duration) * seconds * 0.75));
 }
 
@@ -92,14 +68,14 @@ async function run(url: string, seconds: number, body: () => string): Promise<Au
 }
 
 /**
- * Secret-authenticated and then assertion-authenticated tokens on one fresh Gatehouse server (its
- * current algorithm), each after a warm-up, with replay protection on (every assertion's jti is
- * spent in Postgres). The generator signs every assertion itself, so tokens/s may be bounded by it;
- * CPU per token on the server is not.
+ * Secret-authenticated tokens, then assertion-authenticated ones (PS256, then ES256) on one fresh
+ * Gatehouse server (its current algorithm), each after a warm-up, with replay protection on (every
+ * assertion's jti is spent in Postgres). The assertions are signed ahead on worker threads, before
+ * each phase starts: a real client signs on its own machine.
  */
 export async function measureAssertions(
   target: Target,
-  certificate: BenchCertificate,
+  certificates: Record<AssertionAlgorithm, BenchCertificate>,
   clientId: string,
   secretBody: string,
   nodeArgs: string[] = [],
@@ -108,30 +84,44 @@ export async function measureAssertions(
   try {
     await verifyOneToken(target, server, 'ES256');
     const url = server.url + target.tokenPath;
-    const signer = assertionBodies(clientId, url, certificate);
-    const windows = { secret: { fromUs: 0, toUs: 0 }, assertion: { fromUs: 0, toUs: 0 } };
-    const measured: Array<{ result: AutocannonResult; cpuUs: number }> = [];
-    for (const phase of ['secret', 'assertion'] as const) {
-      const body = phase === 'secret' ? () => secretBody : presignedBodies(signer, presignedCount(measured[0]!.result));
+    const phases: AssertionPhase[] = ['secret', 'PS256', 'ES256'];
+    const windows = Object.fromEntries(phases.map((p) => [p, { fromUs: 0, toUs: 0 }])) as AssertionFigures['windows'] & {};
+    const measured = {} as Record<AssertionPhase, { result: AutocannonResult; cpuUs: number }>;
+    for (const phase of phases) {
+      let body = () => secretBody;
+      if (phase !== 'secret') {
+        const job = { clientId, audience: url, certificate: certificates[phase] };
+        body = presignedBodies(await signAhead(job, presignedCount(measured.secret.result)), assertionBodies(clientId, url, job.certificate));
+      }
       if (!smoke) await run(url, settings.warmupSeconds, body); // smoke: the pipeline, not the figure
       const before = cpuSeconds(server.pid);
       windows[phase].fromUs = monotonicMicros();
       const result = await run(url, settings.durationSeconds, body);
       windows[phase].toUs = monotonicMicros();
-      measured.push({
-        result,
-        cpuUs: round(((cpuSeconds(server.pid) - before) * 1e6) / Math.max(1, result['2xx']), 0),
-      });
+      const cpuUs = round(((cpuSeconds(server.pid) - before) * 1e6) / Math.max(1, result['2xx']), 0);
+      measured[phase] = { result, cpuUs };
     }
-    const [secret, signed] = measured as [(typeof measured)[0], (typeof measured)[0]];
     const rate = (r: AutocannonResult) => round(r['2xx'] / r.duration, 0);
+    const secret = measured.secret;
+    const byAlgorithm = {} as Record<AssertionAlgorithm, AssertionRun>;
+    for (const alg of ['PS256', 'ES256'] as const) {
+      const { result, cpuUs } = measured[alg];
+      byAlgorithm[alg] = {
+        tokensPerSec: rate(result),
+        ratio: round(rate(result) / Math.max(1, rate(secret.result)), 3),
+        cpuUsPerToken: cpuUs,
+        ratioByCpu: round(secret.cpuUs / Math.max(1, cpuUs), 3),
+      };
+    }
+    const headline = byAlgorithm.PS256;
     return {
       secretTokensPerSec: rate(secret.result),
-      assertionTokensPerSec: rate(signed.result),
-      ratio: round(rate(signed.result) / Math.max(1, rate(secret.result)), 3),
       cpuUsPerTokenSecret: secret.cpuUs,
-      cpuUsPerTokenAssertion: signed.cpuUs,
-      ratioByCpu: round(secret.cpuUs / Math.max(1, signed.cpuUs), 3),
+      assertionTokensPerSec: headline.tokensPerSec,
+      ratio: headline.ratio,
+      cpuUsPerTokenAssertion: headline.cpuUsPerToken,
+      ratioByCpu: headline.ratioByCpu,
+      byAlgorithm,
       windows,
     };
   } finally {

@@ -12,7 +12,7 @@ import pg from 'pg';
 import { freePort } from '@gatehouse/database';
 import type { Algorithm, ReadyMessage } from './protocol.js';
 
-export type { BenchCertificate, Provisioned } from './provision.js';
+export type { Provisioned } from './provision.js';
 
 export type ServerName = 'gatehouse' | 'oidc-provider' | 'ceiling';
 
@@ -226,7 +226,6 @@ export function summarize(target: Target, alg: Algorithm, result: AutocannonResu
   };
 }
 
-/** The bench client's certificate credential (EC P-256: ES256 assertions are cheap for the load generator to make). */
 export interface Measurement {
   result: ServerResult;
   rssAtReadyMb: number;

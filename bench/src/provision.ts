@@ -12,18 +12,15 @@ import { BootstrapService } from '@gatehouse/provisioning';
 import { migrateDatabase } from '@gatehouse/schema';
 import { TenantService } from '@gatehouse/tenants';
 import { SigningKeyService } from '@gatehouse/tokens';
+import type { AssertionAlgorithm, BenchCertificate } from './assertion-signer.js';
 import { createProvisioningContext } from '../../apps/cli/src/provisioning.context.js';
 import { benchConfig } from './bench-config.js';
 import { type Target, databaseUrl, onServer } from './harness.js';
 import { API_IDENTIFIER, type Algorithm, SCOPE_VALUE } from './protocol.js';
 
-export interface BenchCertificate {
-  privateKeyPem: string;
-  x5tS256: string;
-}
-
 export interface Provisioned {
-  certificate: BenchCertificate;
+  /** The client's certificate credentials: RSA-2048 (PS256 assertions) and EC P-256 (ES256). */
+  certificates: Record<AssertionAlgorithm, BenchCertificate>;
   databaseName: string;
   databaseUrl: string;
   tenantId: string;
@@ -71,21 +68,12 @@ export async function provision(): Promise<Provisioned> {
   const secret = await clients.issueSecret(tenantId, SYSTEM_ACTOR, client.clientId, { displayName: 'bench' });
   await clients.setScopes(tenantId, SYSTEM_ACTOR, client.clientId, [`${API_IDENTIFIER}/${SCOPE_VALUE}`]);
   const dataSource = context.get(DataSource);
-  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const now = Date.now();
-  const der = selfSignedCertificate(privateKey, {
-    commonName: 'bench daemon',
-    notBefore: new Date(now - 3_600_000),
-    notAfter: new Date(now + 86_400_000),
-  });
-  await context
-    .get(ClientCertificateService)
-    .add(tenantId, SYSTEM_ACTOR, client.clientId, { certificate: certificatePem(der) });
+  const certificates = {} as Record<AssertionAlgorithm, BenchCertificate>;
+  for (const alg of ['PS256', 'ES256'] as const) {
+    certificates[alg] = await registerCertificate(context.get(ClientCertificateService), tenantId, client.clientId, alg);
+  }
   return {
-    certificate: {
-      privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-      x5tS256: createHash('sha256').update(der).digest('base64url'),
-    },
+    certificates,
     databaseName,
     databaseUrl: url,
     tenantId,
@@ -104,6 +92,29 @@ export async function provision(): Promise<Provisioned> {
         await context.get(SigningKeyService).rollover(em, tenantId, alg);
       }),
     close: () => context.close(),
+  };
+}
+
+/** A self-signed certificate (a day long) registered as the client's credential, and its private key. */
+async function registerCertificate(
+  service: ClientCertificateService,
+  tenantId: string,
+  clientId: string,
+  alg: AssertionAlgorithm,
+): Promise<BenchCertificate> {
+  const { privateKey } =
+    alg === 'PS256' ? generateKeyPairSync('rsa', { modulusLength: 2048 }) : generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const now = Date.now();
+  const der = selfSignedCertificate(privateKey, {
+    commonName: `bench daemon ${alg}`,
+    notBefore: new Date(now - 3_600_000),
+    notAfter: new Date(now + 86_400_000),
+  });
+  await service.add(tenantId, SYSTEM_ACTOR, clientId, { certificate: certificatePem(der) });
+  return {
+    alg,
+    privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    x5tS256: createHash('sha256').update(der).digest('base64url'),
   };
 }
 
