@@ -30,6 +30,8 @@ import { writeScaleReport } from './scale-report.js';
 
 /** `--scale-only`: provision and run the scale scenarios alone; their figures replace `scale` in the results file. */
 const scaleOnly = process.argv.includes('--scale-only');
+/** `--no-scale`: the comparison alone; the results file keeps the scale figures of the run that made them. */
+const noScale = process.argv.includes('--no-scale');
 
 /**
  * `npm run bench [-- --smoke]`: Gatehouse against node-oidc-provider and a minimal ceiling, ES256
@@ -123,7 +125,7 @@ async function main(): Promise<number> {
     } catch (error) {
       notes.push(`outbox not measured: ${(error as Error).message}`);
     }
-    scale = await scaleOrFailure(provisioned);
+    if (!noScale) scale = await scaleOrFailure(provisioned);
   } finally {
     await provisioned.close();
     await onServer(`DROP DATABASE IF EXISTS "${provisioned.databaseName}" WITH (FORCE)`);
@@ -166,8 +168,9 @@ async function main(): Promise<number> {
     assertions,
     sweep,
     outbox,
-    scale: scale?.scale ?? null,
-    scaleDetails: scale ? { ...scale.details, curve: scale.curve, lists: scale.lists } : null,
+    ...(noScale
+      ? previousScale(join(repoRoot, 'bench/results', smoke ? 'smoke.json' : 'latest.json'))
+      : { scale: scale?.scale ?? null, scaleDetails: scale ? { ...scale.details, curve: scale.curve, lists: scale.lists } : null }),
     profile,
     failures,
     notes,
@@ -213,6 +216,13 @@ async function scaleOrFailure(provisioned: Provisioned): Promise<ScaleResult | n
     failures.push(`scale: ${(error as Error).stack ?? String(error)}`);
     return null;
   }
+}
+
+/** The scale part of an earlier results file, if any (`--no-scale` keeps it). */
+function previousScale(file: string): Record<string, unknown> {
+  if (!existsSync(file)) return {};
+  const previous = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  return Object.fromEntries(Object.entries(previous).filter(([key]) => key.startsWith('scale')));
 }
 
 /** The committed plot of a full run; smoke runs draw theirs in the run's temporary directory. */
