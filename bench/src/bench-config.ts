@@ -26,6 +26,7 @@ export function benchConfig(options: { databaseUrl: string; publicUrl: string; p
     tokenOutageGraceSeconds: 600,
     tokenCacheClients: 150_000,
     tokenWarmUpRequests: 5_000,
+    tokenPreloadClients: 150_000,
     devTls: false,
     mailRetryHours: 24,
     outboxLeaseSeconds: 20,

@@ -19,6 +19,7 @@ const config = {
   }),
   ...(process.env.GATEHOUSE_LOG_LEVEL ? { logLevel: process.env.GATEHOUSE_LOG_LEVEL as AppConfig['logLevel'] } : {}),
   ...(process.env.TOKEN_WARMUP_REQUESTS ? { tokenWarmUpRequests: Number(process.env.TOKEN_WARMUP_REQUESTS) } : {}),
+  ...(process.env.TOKEN_PRELOAD_CLIENTS ? { tokenPreloadClients: Number(process.env.TOKEN_PRELOAD_CLIENTS) } : {}),
 };
 const app = await createIdentityApp({ config });
 await app.listen(port, '127.0.0.1');

@@ -26,6 +26,7 @@ export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = 
     tokenOutageGraceSeconds: 600,
     tokenCacheClients: 150_000,
     tokenWarmUpRequests: 0,
+    tokenPreloadClients: 0,
     devTls: false,
     mailRetryHours: 24,
     outboxLeaseSeconds: 20,

@@ -4,6 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { AppConfig } from '@gatehouse/config';
 import { configureHttpApp, ensureDevCertificate } from '@gatehouse/http';
 import { IdentityModule, type IdentityModuleOptions } from './identity.module.js';
+import { preloadTokenCache } from './oauth/token-cache-preload.js';
 import { installTokenFastPath } from './oauth/token-fast-path.js';
 import { warmUpTokenPath } from './oauth/token-warm-up.js';
 
@@ -23,6 +24,7 @@ export async function createIdentityApp(options: IdentityAppOptions): Promise<Ne
   configureHttpApp(app, options.config);
   await app.init();
   installTokenFastPath(app);
+  await preloadTokenCache(app, options.config.tokenPreloadClients);
   await warmUpTokenPath(app, options.config.tokenWarmUpRequests);
   return app;
 }

@@ -38,6 +38,11 @@ export interface AppConfig {
    * and client held in memory only, on a loopback port, so the first real requests meet compiled code.
    */
   tokenWarmUpRequests: number;
+  /**
+   * Active clients (most recently changed first, at most `tokenCacheClients`) an identity app reads
+   * into its token cache before it serves, so a replica that starts under load answers from memory (0 = none).
+   */
+  tokenPreloadClients: number;
   /** `DEV_TLS=1`: serve the identity app over https with a development certificate under `dataDir`. */
   devTls: boolean;
   /** How long a mail that fails transiently (SMTP unreachable, 4xx) is retried before it is abandoned. */

@@ -35,6 +35,7 @@ describe('loadConfig', () => {
       tokenOutageGraceSeconds: 600,
       tokenCacheClients: 150_000,
       tokenWarmUpRequests: 5_000,
+      tokenPreloadClients: 150_000,
       devTls: false,
     });
   });
@@ -51,6 +52,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATA_DIR: dataDir(), TOKEN_WARMUP_REQUESTS: '20000' }).tokenWarmUpRequests).toBe(20_000);
     expect(problemsOf({ DATA_DIR: dataDir(), TOKEN_WARMUP_REQUESTS: 'lots' })).toEqual([
       'TOKEN_WARMUP_REQUESTS must be a whole number from 0 to 1000000 (got "lots")',
+    ]);
+  });
+
+  it('TOKEN_PRELOAD_CLIENTS takes 0 (no preload) or a number of clients', () => {
+    expect(loadConfig({ DATA_DIR: dataDir(), TOKEN_PRELOAD_CLIENTS: '0' }).tokenPreloadClients).toBe(0);
+    expect(loadConfig({ DATA_DIR: dataDir(), TOKEN_PRELOAD_CLIENTS: '1000000' }).tokenPreloadClients).toBe(1_000_000);
+    expect(problemsOf({ DATA_DIR: dataDir(), TOKEN_PRELOAD_CLIENTS: '-5' })).toEqual([
+      'TOKEN_PRELOAD_CLIENTS must be a whole number from 0 to 999999999 (got "-5")',
     ]);
   });
 

@@ -27,7 +27,8 @@ export function loadConfig(env: Env): AppConfig {
   const devTls = flag(read('DEV_TLS'), 'DEV_TLS', problems);
   const tokenOutageGraceSeconds = seconds(read('TOKEN_OUTAGE_GRACE_SECONDS') ?? '600', 'TOKEN_OUTAGE_GRACE_SECONDS', problems);
   const tokenCacheClients = wholeNumber(read('TOKEN_CACHE_CLIENTS') ?? '150000', 'TOKEN_CACHE_CLIENTS', problems);
-  const tokenWarmUpRequests = warmUpRequests(read('TOKEN_WARMUP_REQUESTS') ?? '5000', problems);
+  const tokenWarmUpRequests = upTo(1_000_000, read('TOKEN_WARMUP_REQUESTS') ?? '5000', 'TOKEN_WARMUP_REQUESTS', problems);
+  const tokenPreloadClients = upTo(999_999_999, read('TOKEN_PRELOAD_CLIENTS') ?? '150000', 'TOKEN_PRELOAD_CLIENTS', problems);
   const smtpUrl = optionalUrl(read('SMTP_URL'), ['smtp:', 'smtps:'], 'SMTP_URL', problems);
   const port = portNumber(read('PORT') ?? '3000', 'PORT', problems);
   const adminPort = portNumber(read('ADMIN_PORT') ?? '3001', 'ADMIN_PORT', problems);
@@ -102,6 +103,7 @@ export function loadConfig(env: Env): AppConfig {
     tokenOutageGraceSeconds: tokenOutageGraceSeconds!,
     tokenCacheClients: tokenCacheClients!,
     tokenWarmUpRequests: tokenWarmUpRequests!,
+    tokenPreloadClients: tokenPreloadClients!,
     devTls,
     mailRetryHours: mailRetryHours!,
     outboxLeaseSeconds: outboxLeaseSeconds!,
@@ -128,9 +130,9 @@ function wholeNumber(value: string, name: string, problems: string[]): number | 
   return undefined;
 }
 
-function warmUpRequests(value: string, problems: string[]): number | undefined {
-  if (/^\d{1,7}$/.test(value) && Number(value) <= 1_000_000) return Number(value);
-  problems.push(`TOKEN_WARMUP_REQUESTS must be a whole number from 0 to 1000000 (got "${value}")`);
+function upTo(max: number, value: string, name: string, problems: string[]): number | undefined {
+  if (/^\d{1,9}$/.test(value) && Number(value) <= max) return Number(value);
+  problems.push(`${name} must be a whole number from 0 to ${max} (got "${value}")`);
   return undefined;
 }
 

@@ -139,10 +139,19 @@ export class ChangeAwareCache<V> {
     return this.listener.connected && cached !== undefined && cached.expiresAt > Date.now();
   }
 
-  /** Stores a value computed elsewhere, unless a change event arrived since `version` was read. */
-  remember(key: string, tenantId: string, value: V, version: number): void {
+  /**
+   * Stores a value computed elsewhere, unless a change event arrived since `version` was read; it
+   * lives `ttlMs` (at most the cache's own: a preload spreads its entries' ends over the TTL).
+   */
+  remember(key: string, tenantId: string, value: V, version: number, ttlMs = this.options.ttlMs): void {
     if (!this.listener.connected || version !== this.changes) return;
-    this.store(key, { tenantId, pending: null, expiresAt: Date.now() + this.options.ttlMs, settled: true, value });
+    const expiresAt = Date.now() + Math.min(ttlMs, this.options.ttlMs);
+    this.store(key, { tenantId, pending: null, expiresAt, settled: true, value });
+  }
+
+  /** The cache's bound on entries. */
+  get capacity(): number {
+    return this.maxEntries;
   }
 
   /** Whether a loaded value of `key` is to be stored (always, but past a full cache's doorkeeper). */

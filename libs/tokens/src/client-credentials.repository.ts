@@ -120,9 +120,17 @@ export class ClientCredentialsRepository {
     return this.snapshots.submit({ tenantId, clientId });
   }
 
-  private async readSnapshots(
-    wanted: Array<{ tenantId: string; clientId: string }>,
-  ): Promise<Array<ClientSnapshot | null>> {
+  /** Up to `limit` active clients of every tenant, the most recently changed first (the start-up preload's choice). */
+  async recentActiveClients(limit: number): Promise<Array<{ tenantId: string; clientId: string }>> {
+    const { rows } = await poolOf(this.dataSource).query<{ tenant_id: string; client_id: string }>(
+      `SELECT tenant_id, client_id FROM api_clients WHERE state = 'active' ORDER BY updated_at DESC LIMIT $1`,
+      [limit],
+    );
+    return rows.map((row) => ({ tenantId: row.tenant_id, clientId: row.client_id }));
+  }
+
+  /** The snapshots of many clients in one round trip (null for a pair that names no client), in order. */
+  async readSnapshots(wanted: Array<{ tenantId: string; clientId: string }>): Promise<Array<ClientSnapshot | null>> {
     const { rows } = await poolOf(this.dataSource).query<SnapshotRecord>({
       name: 'gatehouse-client-snapshots',
       text: SNAPSHOTS_SQL,

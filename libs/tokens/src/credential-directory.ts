@@ -14,6 +14,8 @@ export function canonicalClientId(clientId: string): string {
 }
 
 const FIVE_MINUTES = 5 * 60_000;
+/** Clients per round trip of the start-up preload. */
+const PRELOAD_BATCH = 1000;
 
 /**
  * Cached reads of the hot path. Entries are dropped on change events (client: by client id;
@@ -93,6 +95,35 @@ export class CredentialDirectory {
     if (this.tenants.has(keys.tenant) && this.apis.has(keys.api) && this.clients.has(keys.client)) return release;
     release();
     return null;
+  }
+
+  /**
+   * Fills the client cache as a replica starts, before it serves: up to `limit` active clients (at
+   * most the cache's bound; the most recently changed first), read in batches of
+   * {@link PRELOAD_BATCH}, two at a time. Their entries end at spread times over the second half of
+   * the TTL, so they are not all read again in the same second. Returns how many were stored
+   * (none while the change listener is disconnected: nothing could tell the entries stale).
+   */
+  async preloadClients(limit: number): Promise<number> {
+    const wanted = await this.repository.recentActiveClients(Math.min(limit, this.clients.capacity));
+    let next = 0;
+    let stored = 0;
+    const lane = async () => {
+      while (next < wanted.length) {
+        const batch = wanted.slice(next, next + PRELOAD_BATCH);
+        next += batch.length;
+        const version = this.clients.version;
+        const snapshots = await this.repository.readSnapshots(batch);
+        snapshots.forEach((snapshot, i) => {
+          if (!snapshot) return;
+          const key = `${batch[i]!.tenantId}|${batch[i]!.clientId}`;
+          this.clients.remember(key, batch[i]!.tenantId, snapshot, version, FIVE_MINUTES * (0.5 + Math.random() / 2));
+          if (this.clients.has(key)) stored++;
+        });
+      }
+    };
+    await Promise.all([lane(), lane()]);
+    return stored;
   }
 
   /** The tenant when it is cached (never an unknown one: those are not remembered), else undefined. */
