@@ -69,19 +69,29 @@ export async function measureSweep(config: AppConfig, tenantId: string, rows: nu
 }
 
 /** One timed run of the real sweep over invitations already in the database; checks it expired exactly the overdue ones. */
-export async function timeSweep(config: AppConfig, rows: number, overdue: number): Promise<SweepFigures> {
+export async function timeSweep(
+  config: AppConfig,
+  rows: number,
+  overdue: number,
+  options: { batchSize?: number; lanes?: number } = {},
+): Promise<SweepFigures> {
   const app = await context(config);
   try {
-    return await sweepAndCheck(app, rows, overdue);
+    return await sweepAndCheck(app, rows, overdue, options);
   } finally {
     await app.close();
   }
 }
 
-async function sweepAndCheck(app: INestApplicationContext, rows: number, overdue: number): Promise<SweepFigures> {
+async function sweepAndCheck(
+  app: INestApplicationContext,
+  rows: number,
+  overdue: number,
+  options: { batchSize?: number; lanes?: number } = {},
+): Promise<SweepFigures> {
   const dataSource = app.get(DataSource);
   const started = process.hrtime.bigint();
-  const result = await app.get(InvitationSweepService).sweepExpired();
+  const result = await app.get(InvitationSweepService).sweepExpired(options.batchSize, options.lanes);
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const [counts] = (await dataSource.query(
     `SELECT count(*) FILTER (WHERE status = 'expired')::int AS expired, count(*) FILTER (WHERE status = 'pending')::int AS pending FROM invitations`,

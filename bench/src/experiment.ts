@@ -19,6 +19,7 @@ import {
 import { profileGatehouse } from './server-windows.js';
 import { assertionExperiment } from './assertion-experiment.js';
 import { missExperiment } from './miss-experiment.js';
+import { sweepExperiment } from './sweep-experiment.js';
 import { provision, targets } from './provision.js';
 
 /**
@@ -28,7 +29,7 @@ import { provision, targets } from './provision.js';
  * to the hot path before a full `npm run bench`. With `--profile`, Gatehouse and the ceiling are profiled
  * instead and the top frames are printed. With `--assertions`, client assertions against secrets on
  * Gatehouse (as in the full run's `assertions`), profiled with `--profile`. With `--misses`, see
- * miss-experiment.ts.
+ * miss-experiment.ts; with `--sweep`, sweep-experiment.ts.
  */
 const WARMUP = 3;
 const DURATION = 10;
@@ -73,6 +74,7 @@ async function experiment(): Promise<number> {
     const all = targets(provisioned, alg);
     if (process.argv.includes('--assertions')) return await assertionExperiment(provisioned, all, rounds);
     if (process.argv.includes('--misses')) return await missExperiment(provisioned, all);
+    if (process.argv.includes('--sweep')) return await sweepExperiment(provisioned);
     if (process.argv.includes('--profile')) {
       for (const name of ['gatehouse', 'ceiling']) {
         console.log(`\n${name}:`);
