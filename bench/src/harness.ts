@@ -103,6 +103,21 @@ export async function onServer(sql: string): Promise<void> {
   }
 }
 
+/** The PostgreSQL settings the scale figures depend on (README, "PostgreSQL for millions of rows"). */
+export async function postgresSettings(): Promise<Record<string, string>> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ name: string; value: string }>(
+      `SELECT name, current_setting(name) AS value FROM pg_settings
+        WHERE name IN ('server_version', 'shared_buffers', 'max_wal_size', 'checkpoint_timeout', 'wal_compression')`,
+    );
+    return Object.fromEntries(rows.map((r) => [r.name, r.value]));
+  } finally {
+    await client.end();
+  }
+}
+
 export function machine() {
   const cpuinfo = readFileSync('/proc/cpuinfo', 'utf8');
   return {

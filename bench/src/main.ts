@@ -15,6 +15,7 @@ import {
   measure,
   medianMeasurement,
   onServer,
+  postgresSettings,
   pin,
   printTable,
   repoRoot,
@@ -170,7 +171,10 @@ async function main(): Promise<number> {
     outbox,
     ...(noScale
       ? previousScale(join(repoRoot, 'bench/results', smoke ? 'smoke.json' : 'latest.json'))
-      : { scale: scale?.scale ?? null, scaleDetails: scale ? { ...scale.details, curve: scale.curve, lists: scale.lists } : null }),
+      : {
+          scale: scale?.scale ?? null,
+          scaleDetails: scale ? { ...scale.details, curve: scale.curve, lists: scale.lists, postgres: await postgresSettings() } : null,
+        }),
     profile,
     failures,
     notes,
@@ -243,7 +247,9 @@ async function runScaleOnly(provisioned: Provisioned, started: number): Promise<
   const report = {
     ...previous,
     scale: scale?.scale ?? null,
-    scaleDetails: scale ? { ...scale.details, curve: scale.curve, lists: scale.lists, date: new Date().toISOString(), machine: machine() } : null,
+    scaleDetails: scale
+      ? { ...scale.details, curve: scale.curve, lists: scale.lists, date: new Date().toISOString(), machine: machine(), postgres: await postgresSettings() }
+      : null,
     scaleFailures: [...failures],
     scaleElapsedSeconds: round((Date.now() - started) / 1000, 0),
   };

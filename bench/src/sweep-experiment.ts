@@ -1,5 +1,5 @@
 import { timeSweep } from './background.js';
-import { onServer } from './harness.js';
+import { onServer, postgresSettings } from './harness.js';
 import type { Provisioned } from './provision.js';
 import { generateAuditEvents, generateInvitations, generateUsers, withClient } from './scale-data.js';
 
@@ -22,10 +22,7 @@ export async function sweepExperiment(p: Provisioned): Promise<number> {
   await generateUsers(p.databaseUrl, p.tenantId, 1, 100_000);
   if (audit > 0) await generateAuditEvents(p.databaseUrl, p.tenantId, audit, ['00000000-0000-4000-8000-000000000001']);
   console.log(`users${audit ? ' and audit events' : ''} generated in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  const settings = await withClient(p.databaseUrl, (db) =>
-    db.query(`SELECT current_setting('shared_buffers') AS shared_buffers, current_setting('max_wal_size') AS max_wal_size`),
-  );
-  console.log(settings.rows[0]);
+  console.log(await postgresSettings());
   for (let i = 0; i < option('repeat', 1); i++) {
     const t1 = Date.now();
     await generateInvitations(p.databaseUrl, p.tenantId, invitations, overdue);
