@@ -209,6 +209,39 @@ describe('console: users', () => {
     expect((await carlaAgent.get(`/console/users/${carla.id}/invitations/${inv.id}/revoke`)).status).toBe(404); // not that user's
   });
 
+  it('REST: a prefix with more matches than are paged by id walks the list in the same order, page after page', async () => {
+    const fixtures = new AdminFixtures(app.admin, app.config);
+    const tenant = await fixtures.tenant();
+    const op = await fixtures.operator(tenant, ['ContactPerson']);
+    // 2,100 users named bulk0001 … bulk2100, one second apart, and three that only contain the prefix.
+    await db.query(
+      `INSERT INTO users (tenant_id, username, username_normalized, email, display_name, status, created_at, updated_at)
+       SELECT $1::uuid, 'bulk' || lpad(i::text, 4, '0'), 'bulk' || lpad(i::text, 4, '0'), 'b' || i || '@partner.example', 'Bulk ' || i,
+              'active', now() - make_interval(secs => 3000 - i), now()
+         FROM generate_series(1, 2100) AS i
+       UNION ALL SELECT $1::uuid, 'x' || k || 'bulk', 'x' || k || 'bulk', 'x' || k || '@partner.example', 'X', 'active', now(), now()
+         FROM generate_series(1, 3) AS k`,
+      [tenant.tenantId],
+    );
+    const server = app.admin.getHttpServer();
+    const get = (query: string) => request(server).get(`/admin/v1/users?${query}`).set('Authorization', `Bearer ${op.token}`);
+    const names = (body: { items: Array<{ username: string }> }) => body.items.map((u) => u.username);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    for (let pages = 0; pages < 3; pages++) {
+      const response = await get(`search=bulk&order=newest&limit=100${cursor ? `&cursor=${cursor}` : ''}`).expect(200);
+      seen.push(...names(response.body));
+      cursor = response.body.nextCursor;
+    }
+    expect(seen).toEqual(Array.from({ length: 300 }, (_, i) => `bulk${String(2100 - i).padStart(4, '0')}`));
+    // A rarer prefix of the same users is paged by id: the same order and the same cursors.
+    const rare = await get('search=bulk20&order=newest&limit=50').expect(200);
+    expect(names(rare.body)).toEqual(Array.from({ length: 50 }, (_, i) => `bulk${2099 - i}`).filter((n) => n.startsWith('bulk20')).slice(0, 50));
+    const rest = await get(`search=bulk20&order=newest&limit=50&cursor=${rare.body.nextCursor}`).expect(200);
+    expect(names(rest.body)).toEqual(Array.from({ length: 51 }, (_, i) => `bulk${2049 - i}`).filter((n) => n >= 'bulk2000'));
+    expect(rest.body.nextCursor).toBeNull();
+  });
+
   it('REST: GET /admin/v1/users?search= is the same prefix search, documented in OpenAPI', async () => {
     const fixtures = new AdminFixtures(app.admin, app.config);
     const tenant = await fixtures.tenant();
