@@ -229,7 +229,7 @@ describe('console: users', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     for (let pages = 0; pages < 3; pages++) {
-      const response = await get(`search=bulk&order=newest&limit=100${cursor ? `&cursor=${cursor}` : ''}`).expect(200);
+      const response: request.Response = await get(`search=bulk&order=newest&limit=100${cursor ? `&cursor=${cursor}` : ''}`).expect(200);
       seen.push(...names(response.body));
       cursor = response.body.nextCursor;
     }
