@@ -120,7 +120,11 @@ export class ClientCredentialsRepository {
     return this.snapshots.submit({ tenantId, clientId });
   }
 
-  /** Up to `limit` active clients of every tenant, the most recently changed first (the start-up preload's choice). */
+  /**
+   * Up to `limit` active clients of every tenant, the most recently changed first (the start-up
+   * preload's choice): the replica's own read across tenants, whose results are cached per tenant
+   * and reach no caller directly.
+   */
   async recentActiveClients(limit: number): Promise<Array<{ tenantId: string; clientId: string }>> {
     const { rows } = await poolOf(this.dataSource).query<{ tenant_id: string; client_id: string }>(
       `SELECT tenant_id, client_id FROM api_clients WHERE state = 'active' ORDER BY updated_at DESC LIMIT $1`,
