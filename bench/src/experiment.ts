@@ -74,7 +74,7 @@ async function experiment(): Promise<number> {
     const all = targets(provisioned, alg);
     if (process.argv.includes('--assertions')) return await assertionExperiment(provisioned, all, rounds);
     if (process.argv.includes('--misses')) return await missExperiment(provisioned, all);
-    if (process.argv.includes('--sweep')) return await sweepExperiment(provisioned);
+    if (process.argv.includes('--sweep')) return await sweepExperiment(provisioned, all);
     if (process.argv.includes('--profile')) {
       for (const name of ['gatehouse', 'ceiling']) {
         console.log(`\n${name}:`);

@@ -12,6 +12,9 @@ export interface PacedResult {
   p99BySecondMs: number[];
 }
 
+/** What the generator process is given: the load, and how long it first warms itself against a sink of its own. */
+export type PacedChildOptions = Parameters<typeof pacedLoad>[0] & { selfWarmSeconds?: number };
+
 /** One keep-alive connection that sends a preformatted request and reads one response at a time. */
 class Connection {
   private buffered: Buffer = Buffer.alloc(0);

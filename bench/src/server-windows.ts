@@ -16,7 +16,7 @@ import {
   stopServer,
   verifyOneToken,
 } from './harness.js';
-import type { PacedResult, pacedLoad } from './paced-load.js';
+import type { PacedChildOptions, PacedResult } from './paced-load.js';
 import { type ProfileSummary, type ProfileWindow, monotonicMicros, summarizeCpuProfile } from './cpu-profile.js';
 import type { Algorithm } from './protocol.js';
 
@@ -61,12 +61,12 @@ export async function p99AtRate(
 }
 
 /** {@link pacedLoad} in a fresh process on the load generator's core (see paced-load-child.ts). */
-export function pacedLoadInChild(options: Parameters<typeof pacedLoad>[0]): Promise<PacedResult> {
+export function pacedLoadInChild(options: PacedChildOptions): Promise<PacedResult> {
   const script = join(here, 'paced-load-child.js');
   const command = pin ? 'taskset' : process.execPath;
   const args = [...(pin ? ['-c', '0', process.execPath] : []), script];
   const child = spawn(command, args, {
-    env: { ...process.env, PACED_LOAD: JSON.stringify(options) },
+    env: { ...process.env, PACED_LOAD: JSON.stringify({ selfWarmSeconds: smoke ? 0 : 1, ...options }) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise((resolveResult, reject) => {

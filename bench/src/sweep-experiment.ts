@@ -1,7 +1,9 @@
+import { SWEEP_LANES } from '@gatehouse/invitations';
 import { timeSweep } from './background.js';
-import { onServer, postgresSettings } from './harness.js';
+import { type Target, onServer, postgresSettings, startServer, stopServer } from './harness.js';
 import type { Provisioned } from './provision.js';
-import { generateAuditEvents, generateInvitations, generateUsers, withClient } from './scale-data.js';
+import { generateAuditEvents, generateClients, generateInvitations, generateUsers, withClient } from './scale-data.js';
+import { pacedRotating, rotatingLoad } from './scale-load.js';
 
 const option = (name: string, fallback: number) =>
   Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);
@@ -11,9 +13,12 @@ const option = (name: string, fallback: number) =>
  * --sweep <invitations> <overdue> [--audit=<events>] [--batch=<rows>] [--lanes=<n>] [--repeat=<n>]`):
  * 100,000 users, `--audit` audit events (default none), the invitations as the scale run generates
  * them, then the real sweep, timed and checked, `--repeat` times on freshly generated invitations.
- * Prints Postgres' block reads and hits, checkpoints and WAL written over each sweep.
+ * Prints Postgres' block reads and hits, checkpoints and WAL written over each sweep. With
+ * `--traffic=<clients>` (and `--rate=<tokens/s>`, `--passes=<warm passes>`), a fresh Gatehouse
+ * serves that many generated clients round robin, open loop, in 10 s windows for as long as the
+ * sweep runs, as the scale run's sweep scenario does.
  */
-export async function sweepExperiment(p: Provisioned): Promise<number> {
+export async function sweepExperiment(p: Provisioned, all: Target[]): Promise<number> {
   const at = process.argv.indexOf('--sweep');
   const invitations = Number(process.argv[at + 1] ?? 1_000_000);
   const overdue = Number(process.argv[at + 2] ?? 100_000);
@@ -22,6 +27,13 @@ export async function sweepExperiment(p: Provisioned): Promise<number> {
   await generateUsers(p.databaseUrl, p.tenantId, 1, 100_000);
   if (audit > 0) await generateAuditEvents(p.databaseUrl, p.tenantId, audit, ['00000000-0000-4000-8000-000000000001']);
   console.log(`users${audit ? ' and audit events' : ''} generated in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  const traffic = option('traffic', 0);
+  const seed = 'sweep-traffic';
+  if (traffic > 0) {
+    const t2 = Date.now();
+    await generateClients(p.databaseUrl, { tenantId: p.tenantId, scopeId: p.scopeId, seed, pepper: p.pepper, from: 0, to: traffic });
+    console.log(`${traffic} clients generated in ${((Date.now() - t2) / 1000).toFixed(1)} s`);
+  }
   console.log(await postgresSettings());
   for (let i = 0; i < option('repeat', 1); i++) {
     const t1 = Date.now();
@@ -29,7 +41,8 @@ export async function sweepExperiment(p: Provisioned): Promise<number> {
     console.log(`${invitations} invitations generated in ${((Date.now() - t1) / 1000).toFixed(1)} s`);
     await onServer('CHECKPOINT');
     const before = await stats(p.databaseUrl);
-    const figures = await timeSweep(p.config, invitations, overdue, { batchSize: option('batch', 5000), lanes: option('lanes', 2) });
+    const sweep = () => timeSweep(p.config, invitations, overdue, { batchSize: option('batch', 5000), lanes: option('lanes', SWEEP_LANES) });
+    const figures = traffic > 0 ? await underTraffic(all, { seed, count: traffic }, option('rate', 3600), option('passes', 1), sweep) : await sweep();
     const after = await stats(p.databaseUrl);
     const delta = Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - before[k]!]));
     console.log(`sweep: ${figures.overdue} of ${figures.rows} in ${figures.seconds} s`, delta);
@@ -46,4 +59,29 @@ async function stats(url: string): Promise<Record<string, number>> {
     );
     return Object.fromEntries(Object.entries(rows[0]!).map(([k, v]) => [k, Number(v)]));
   });
+}
+
+/** Runs `sweep` while a fresh Gatehouse serves paced traffic in 10 s windows; prints each window. */
+async function underTraffic<T>(
+  all: Target[],
+  clients: { seed: string; count: number },
+  rate: number,
+  passes: number,
+  sweep: () => Promise<T>,
+): Promise<T> {
+  const gatehouse = all.find((t) => t.name === 'gatehouse')!;
+  const server = await startServer(gatehouse);
+  try {
+    if (passes > 0) await rotatingLoad(gatehouse, server, clients, { amount: clients.count * passes });
+    let done = false;
+    const sweeping = sweep().finally(() => (done = true));
+    sweeping.catch(() => undefined);
+    do {
+      const w = await pacedRotating(gatehouse, server, clients, rate, 10);
+      console.log(`  window: p50 ${w.p50Ms} p99 ${w.p99Ms} max ${w.maxMs} ms; p99 by second ${w.p99BySecondMs?.join(' ')}`);
+    } while (!done);
+    return await sweeping;
+  } finally {
+    await stopServer(server);
+  }
 }
