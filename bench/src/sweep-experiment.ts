@@ -16,7 +16,8 @@ const option = (name: string, fallback: number) =>
  * Prints Postgres' block reads and hits, checkpoints and WAL written over each sweep. With
  * `--traffic=<clients>` (and `--rate=<tokens/s>`, `--passes=<warm passes>`), a fresh Gatehouse
  * serves that many generated clients round robin, open loop, in 10 s windows for as long as the
- * sweep runs, as the scale run's sweep scenario does.
+ * sweep runs, as the scale run's sweep scenario does. Each `--sql=<statement>` runs on the database
+ * before the sweeps (a schema variant to compare).
  */
 export async function sweepExperiment(p: Provisioned, all: Target[]): Promise<number> {
   const at = process.argv.indexOf('--sweep');
@@ -35,6 +36,10 @@ export async function sweepExperiment(p: Provisioned, all: Target[]): Promise<nu
     console.log(`${traffic} clients generated in ${((Date.now() - t2) / 1000).toFixed(1)} s`);
   }
   console.log(await postgresSettings());
+  for (const sql of process.argv.filter((a) => a.startsWith('--sql=')).map((a) => a.slice(6))) {
+    await withClient(p.databaseUrl, (db) => db.query(sql));
+    console.log(`ran: ${sql}`);
+  }
   for (let i = 0; i < option('repeat', 1); i++) {
     const t1 = Date.now();
     await generateInvitations(p.databaseUrl, p.tenantId, invitations, overdue);
