@@ -16,6 +16,7 @@ import { KeysetPageIndexes1795449144630 } from './1795449144630-KeysetPageIndexe
 import { KeysetListIndexes1795450592018 } from './1795450592018-KeysetListIndexes.js';
 import { SpentAssertionsWithoutForeignKeys1795460000000 } from './1795460000000-SpentAssertionsWithoutForeignKeys.js';
 import { LeanerAuditWrites1795460000001 } from './1795460000001-LeanerAuditWrites.js';
+import { AwaitingClientsByKeysetOnly1795470000000 } from './1795470000000-AwaitingClientsByKeysetOnly.js';
 
 /** Every migration, in order. Listed explicitly: a glob would load some files twice. */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   KeysetListIndexes1795450592018,
   SpentAssertionsWithoutForeignKeys1795460000000,
   LeanerAuditWrites1795460000001,
+  AwaitingClientsByKeysetOnly1795470000000,
 ];

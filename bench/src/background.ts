@@ -68,12 +68,19 @@ export async function measureSweep(config: AppConfig, tenantId: string, rows: nu
   }
 }
 
+export interface SweepOptions {
+  batchSize?: number;
+  lanes?: number;
+  /** Awaited between the sweep and its check (a scenario stops the traffic it measures beside the sweep). */
+  beforeCheck?: () => Promise<void>;
+}
+
 /** One timed run of the real sweep over invitations already in the database; checks it expired exactly the overdue ones. */
 export async function timeSweep(
   config: AppConfig,
   rows: number,
   overdue: number,
-  options: { batchSize?: number; lanes?: number } = {},
+  options: SweepOptions = {},
 ): Promise<SweepFigures> {
   const app = await context(config);
   try {
@@ -87,12 +94,13 @@ async function sweepAndCheck(
   app: INestApplicationContext,
   rows: number,
   overdue: number,
-  options: { batchSize?: number; lanes?: number } = {},
+  options: SweepOptions = {},
 ): Promise<SweepFigures> {
   const dataSource = app.get(DataSource);
   const started = process.hrtime.bigint();
   const result = await app.get(InvitationSweepService).sweepExpired(options.batchSize, options.lanes);
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  await options.beforeCheck?.(); // the check counts ten million rows: not while traffic is measured
   const [counts] = (await dataSource.query(
     `SELECT count(*) FILTER (WHERE status = 'expired')::int AS expired, count(*) FILTER (WHERE status = 'pending')::int AS pending FROM invitations`,
   )) as Array<{ expired: number; pending: number }>;
@@ -100,6 +108,34 @@ async function sweepAndCheck(
     throw new Error(`sweep expired ${result.expired} (table: ${counts!.expired} expired, ${counts!.pending} pending), expected ${overdue}`);
   }
   return { rows, overdue, seconds: round(seconds, 3) };
+}
+
+/**
+ * Runs `window` again and again while `sweep` runs; the sweep's check starts once the window in
+ * flight when the sweep ended has finished (its `beforeCheck`), so no window measures the check.
+ */
+export async function sweepUnderTraffic<T>(
+  sweep: (beforeCheck: () => Promise<void>) => Promise<T>,
+  window: () => Promise<void>,
+): Promise<T> {
+  let swept = false;
+  let trafficStopped!: () => void;
+  const stopped = new Promise<void>((resolve) => (trafficStopped = resolve));
+  const sweeping = sweep(() => {
+    swept = true;
+    return stopped;
+  });
+  const ended = () => {
+    swept = true; // a failure is thrown below, after the traffic windows
+  };
+  sweeping.then(ended, ended);
+  try {
+    do await window();
+    while (!swept);
+  } finally {
+    trafficStopped();
+  }
+  return sweeping;
 }
 
 /** An SMTP sink on 127.0.0.1 that counts every message by its Message-ID. */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { timeSweep } from './background.js';
+import { sweepUnderTraffic, timeSweep } from './background.js';
 import { type CurvePoint, type ListPoint } from './cost-plot.js';
 import { type Provisioned, type Target, round, rssMb, settings, smoke, startServer, stopServer } from './harness.js';
 import { type AdminScenario, measureAdmin } from './scale-admin-scenario.js';
@@ -178,14 +178,14 @@ export async function measureScale(p: Provisioned, gatehouse: Target, plotFile: 
       // them) a client is stored on its second request, so the traffic is a replica's steady state.
       await rotatingLoad(gatehouse, server, set(sizes.clients), { amount: 2 * sizes.clients });
       // Windows of paced traffic, one after another, for as long as the sweep runs; the worst window's p99 counts.
-      let done = false;
-      const sweeping = timeSweep(p.config, sizes.invitations, sizes.overdue).finally(() => (done = true));
-      sweeping.catch(() => undefined); // handled below, after the traffic windows
+      // The sweep's own check (a count over every invitation) waits until the last window has ended.
       const windows: Array<{ p99Ms: number; maxMs: number }> = [];
-      do
-        windows.push(await pacedRotating(gatehouse, server, set(sizes.clients), onePeak / 2, sizes.sweepWindowSeconds));
-      while (!done);
-      const figures = await sweeping;
+      const figures = await sweepUnderTraffic(
+        (beforeCheck) => timeSweep(p.config, sizes.invitations, sizes.overdue, { beforeCheck }),
+        async () => {
+          windows.push(await pacedRotating(gatehouse, server, set(sizes.clients), onePeak / 2, sizes.sweepWindowSeconds));
+        },
+      );
       const worst = [...windows].sort((a, b) => b.p99Ms - a.p99Ms)[0]!;
       return {
         seconds: figures.seconds,

@@ -1,5 +1,5 @@
 import { SWEEP_LANES } from '@gatehouse/invitations';
-import { timeSweep } from './background.js';
+import { sweepUnderTraffic, timeSweep } from './background.js';
 import { type Target, onServer, postgresSettings, startServer, stopServer } from './harness.js';
 import type { Provisioned } from './provision.js';
 import { generateAuditEvents, generateClients, generateInvitations, generateUsers, withClient } from './scale-data.js';
@@ -46,7 +46,8 @@ export async function sweepExperiment(p: Provisioned, all: Target[]): Promise<nu
     console.log(`${invitations} invitations generated in ${((Date.now() - t1) / 1000).toFixed(1)} s`);
     await onServer('CHECKPOINT');
     const before = await stats(p.databaseUrl);
-    const sweep = () => timeSweep(p.config, invitations, overdue, { batchSize: option('batch', 5000), lanes: option('lanes', SWEEP_LANES) });
+    const sweep = (beforeCheck?: () => Promise<void>) =>
+      timeSweep(p.config, invitations, overdue, { batchSize: option('batch', 5000), lanes: option('lanes', SWEEP_LANES), beforeCheck });
     const figures = traffic > 0 ? await underTraffic(all, { seed, count: traffic }, option('rate', 3600), option('passes', 1), sweep) : await sweep();
     const after = await stats(p.databaseUrl);
     const delta = Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - before[k]!]));
@@ -72,20 +73,16 @@ async function underTraffic<T>(
   clients: { seed: string; count: number },
   rate: number,
   passes: number,
-  sweep: () => Promise<T>,
+  sweep: (beforeCheck: () => Promise<void>) => Promise<T>,
 ): Promise<T> {
   const gatehouse = all.find((t) => t.name === 'gatehouse')!;
   const server = await startServer(gatehouse);
   try {
     if (passes > 0) await rotatingLoad(gatehouse, server, clients, { amount: clients.count * passes });
-    let done = false;
-    const sweeping = sweep().finally(() => (done = true));
-    sweeping.catch(() => undefined);
-    do {
+    return await sweepUnderTraffic(sweep, async () => {
       const w = await pacedRotating(gatehouse, server, clients, rate, 10);
       console.log(`  window: p50 ${w.p50Ms} p99 ${w.p99Ms} max ${w.maxMs} ms; p99 by second ${w.p99BySecondMs?.join(' ')}`);
-    } while (!done);
-    return await sweeping;
+    });
   } finally {
     await stopServer(server);
   }

@@ -20,7 +20,6 @@ export type ClientState = 'awaiting_scopes' | 'active' | 'disabled';
 @Index('api_clients_client_id_key', ['clientId'], { unique: true })
 @Index('api_clients_tenant_created_idx', ['tenantId', 'createdAt', 'id'])
 @Index('api_clients_owner_idx', ['ownerUserId'])
-@Index('api_clients_tenant_awaiting_idx', ['tenantId'], { where: `"state" = 'awaiting_scopes'` })
 // Keyset pages of all clients and of those awaiting scopes (migration 1795450592018-KeysetListIndexes).
 @Index('api_clients_keyset_idx', { synchronize: false })
 @Index('api_clients_awaiting_keyset_idx', { synchronize: false })
