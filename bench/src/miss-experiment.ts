@@ -10,7 +10,7 @@ import { pacedRotating, rotatingLoad } from './scale-load.js';
 
 /**
  * Cache misses alone (`node dist/bench/src/experiment.js ES256 1 --misses <clients> [rate] [seconds]`,
- * options `--profile`, `--warm=<requests>`, `--node=<node flag>`, `--keep-log=<copy of the server log>`):
+ * options `--profile`, `--warm=<requests>`, `--jwks-first`, `--node=<node flag>`, `--keep-log=<copy of the server log>`):
  * that many generated clients, a fresh Gatehouse, open-loop load round robin over all of them at
  * `rate` for `seconds` — every request a client the replica has not seen (while clients exceed
  * the rate × seconds) — and its latency, CPU per token and RSS. The million-client and cold-start
@@ -45,6 +45,8 @@ export async function missExperiment(provisioned: Provisioned, all: Target[]): P
   ]);
   console.log(`ready ${Math.round(performance.now() - spawned)} ms after spawn`);
   try {
+    // As the scale run's cold start does before its load: one request through Express (the JWKS).
+    if (process.argv.includes('--jwks-first')) await (await fetch(server.url + gatehouse.jwksPath)).arrayBuffer();
     const warm = process.argv.find((a) => a.startsWith('--warm='));
     if (warm) await rotatingLoad(gatehouse, server, { seed, count: 1 }, { amount: Number(warm.slice(7)) });
     const before = cpuSeconds(server.pid);

@@ -1,6 +1,7 @@
 import { type KeyObject, constants, verify } from 'node:crypto';
 import { printable } from '@gatehouse/logging';
 import type { CertificateRow } from './client-credentials.repository.js';
+import { verifyEs256 } from './ecdsa-encoding.js';
 import { TokenRequestError, TokenRequestErrorCode } from './token-request.errors.js';
 
 export const CLIENT_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
@@ -150,7 +151,7 @@ export function signatureVerifies(assertion: ParsedAssertion, key: KeyObject): b
       return (
         key.asymmetricKeyType === 'ec' &&
         assertion.signature.length === 64 &&
-        verify('sha256', data, { key, dsaEncoding: 'ieee-p1363' }, assertion.signature)
+        verifyEs256(data, key, assertion.signature)
       );
   }
 }

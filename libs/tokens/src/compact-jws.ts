@@ -1,4 +1,6 @@
 import { type KeyObject, type SignKeyObjectInput, sign } from 'node:crypto';
+import { derToJose } from 'ecdsa-sig-formatter';
+import { CONVERT_DER } from './ecdsa-encoding.js';
 import type { Signer } from './signing-key.service.js';
 
 interface PreparedSigner {
@@ -7,6 +9,8 @@ interface PreparedSigner {
   /** The same for v1 tokens (`typ: JWT`, as Entra's v1 tokens). */
   v1Header: string;
   key: KeyObject | SignKeyObjectInput;
+  /** ES256 signed in DER, to be converted to JOSE's r ‖ s (see {@link CONVERT_DER}). */
+  der: boolean;
 }
 
 const prepared = new WeakMap<Signer, PreparedSigner>();
@@ -20,7 +24,8 @@ function prepare(signer: Signer): PreparedSigner {
     found = {
       header: encode('at+jwt'),
       v1Header: encode('JWT'),
-      key: signer.alg === 'ES256' ? { key: signer.key, dsaEncoding: 'ieee-p1363' } : signer.key,
+      key: signer.alg === 'ES256' && !CONVERT_DER ? { key: signer.key, dsaEncoding: 'ieee-p1363' } : signer.key,
+      der: signer.alg === 'ES256' && CONVERT_DER,
     };
     prepared.set(signer, found);
   }
@@ -55,8 +60,8 @@ export function signAccessToken(signer: Signer, constantClaims: string, varying:
   const payload = `${constantClaims}"iat":${varying.iat},"nbf":${varying.iat},"exp":${varying.exp},"jti":"${jti}","uti":"${utiOf(jti)}"}`;
   const prepared = prepare(signer);
   const signingInput = `${version === 1 ? prepared.v1Header : prepared.header}.${Buffer.from(payload).toString('base64url')}`;
-  const { key } = prepared;
-  return `${signingInput}.${sign('sha256', Buffer.from(signingInput), key).toString('base64url')}`;
+  const signature = sign('sha256', Buffer.from(signingInput), prepared.key);
+  return `${signingInput}.${prepared.der ? derToJose(signature, 'ES256') : signature.toString('base64url')}`;
 }
 
 /** A UUID's 16 bytes in base64url (22 characters). */
