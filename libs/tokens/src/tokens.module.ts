@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '@gatehouse/audit';
-import { OperationsModule } from '@gatehouse/http';
 import { MailModule } from '@gatehouse/mail';
 import { TenantsModule } from '@gatehouse/tenants';
 import { AssertionReplayGuard } from './assertion-replay-guard.js';
@@ -16,9 +15,14 @@ import { SigningKeyRepository } from './signing-key.repository.js';
 import { SigningKeyService } from './signing-key.service.js';
 import { TokenWarmUp } from './token-warm-up.js';
 
-/** Signing keys, access token verification and the client credentials grant (secrets and certificate assertions). */
+/**
+ * Signing keys, access token verification and the client credentials grant (secrets and certificate
+ * assertions). Its MetricsRegistry comes from the app's global OperationsModule.forRoot: importing
+ * the module class here as well made a second instance whose middleware timed every Express request
+ * again (each counted twice in http_request_duration_seconds).
+ */
 @Module({
-  imports: [TenantsModule, AuditModule, MailModule, OperationsModule],
+  imports: [TenantsModule, AuditModule, MailModule],
   providers: [
     SigningKeyRepository,
     SigningKeyService,
