@@ -9,9 +9,9 @@ import { requiredEnv } from './protocol.js';
  * orchestrator (which holds every earlier run's results) would hold back due requests, and the
  * delay would be charged to the server under test.
  *
- * Before it (`selfWarmSeconds`, one outside smoke runs), the same load against a sink in this process: the generator's own first
- * second (cold code, first requests formatted) otherwise put ≈ 100 ms on the p99 of the first
- * second of every window, a server warm for minutes included.
+ * Before it (`selfWarmSeconds`: one second outside smoke runs), the same load against a sink in
+ * this process: the generator's own first second (cold code, first requests formatted) otherwise
+ * put ≈ 100 ms on the p99 of the first second of every window, a server warm for minutes included.
  */
 const { selfWarmSeconds, ...options } = JSON.parse(requiredEnv('PACED_LOAD')) as PacedChildOptions;
 
