@@ -247,6 +247,7 @@ export async function generateInvitations(
   await withClient(url, (db) =>
     withIndexesRebuilt(db, url, 'invitations', async () => {
       await db.query('TRUNCATE invitations CASCADE'); // the earlier sweep's rows: the check counts the whole table
+      await db.query(`UPDATE invitation_sweep_position SET expires_at = '-infinity', invitation_id = '00000000-0000-0000-0000-000000000000'`);
       const { rows } = await db.query<{ ids: string[] }>(
         `SELECT array_agg(id) AS ids FROM (SELECT id FROM users WHERE tenant_id = $1 ORDER BY id LIMIT 100000) u`,
         [tenantId],

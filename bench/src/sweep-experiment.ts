@@ -1,4 +1,3 @@
-import { SWEEP_LANES } from '@gatehouse/invitations';
 import { sweepUnderTraffic, timeSweep } from './background.js';
 import { type Target, onServer, postgresSettings, startServer, stopServer } from './harness.js';
 import type { Provisioned } from './provision.js';
@@ -10,7 +9,7 @@ const option = (name: string, fallback: number) =>
 
 /**
  * The invitation sweep alone at scale, no token traffic (`node dist/bench/src/experiment.js ES256 1
- * --sweep <invitations> <overdue> [--audit=<events>] [--batch=<rows>] [--lanes=<n>] [--repeat=<n>]`):
+ * --sweep <invitations> <overdue> [--audit=<events>] [--batch=<rows>] [--repeat=<n>]`):
  * 100,000 users, `--audit` audit events (default none), the invitations as the scale run generates
  * them, then the real sweep, timed and checked, `--repeat` times on freshly generated invitations.
  * Prints Postgres' block reads and hits, checkpoints and WAL written over each sweep. With
@@ -47,7 +46,7 @@ export async function sweepExperiment(p: Provisioned, all: Target[]): Promise<nu
     await onServer('CHECKPOINT');
     const before = await stats(p.databaseUrl);
     const sweep = (beforeCheck?: () => Promise<void>) =>
-      timeSweep(p.config, invitations, overdue, { batchSize: option('batch', 5000), lanes: option('lanes', SWEEP_LANES), beforeCheck });
+      timeSweep(p.config, invitations, overdue, { batchSize: option('batch', 5000), beforeCheck });
     const figures = traffic > 0 ? await underTraffic(all, { seed, count: traffic }, option('rate', 3600), option('passes', 1), sweep) : await sweep();
     const after = await stats(p.databaseUrl);
     const delta = Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - before[k]!]));

@@ -1,5 +1,6 @@
 export * from './invitation.entity.js';
 export * from './superseded-invitation-link.entity.js';
+export * from './invitation-sweep-position.entity.js';
 export * from './invitation.errors.js';
 export * from './invitation.view.js';
 export * from './invitation-lifetime.js';

@@ -21,7 +21,7 @@ export const INVITATION_STATUSES: InvitationStatus[] = ['pending', 'accepted', '
 @Index('invitations_token_hash_key', ['tokenHash'], { unique: true })
 @Index('invitations_tenant_created_idx', ['tenantId', 'createdAt', 'id'])
 @Index('invitations_tenant_user_idx', ['tenantId', 'userId'])
-@Index('invitations_pending_expiry_idx', ['expiresAt'], { where: `"status" = 'pending'` })
+@Index('invitations_pending_expiry_idx', ['expiresAt', 'id'], { where: `"status" = 'pending'` })
 @Check('invitations_status_check', `"status" IN ('pending', 'accepted', 'expired', 'revoked')`)
 export class Invitation {
   @PrimaryGeneratedColumn('uuid')

@@ -15,6 +15,14 @@ export interface InvitationQuery {
   take: number;
 }
 
+/**
+ * The sweep audits an invitation once it is this long past its expiry, not at once: an accept or a
+ * resend that began before the expiry (its checks use its transaction's start time) has that long
+ * to commit before the sweep's reading could miss it. Nobody sees the difference: an invitation
+ * reads, lists and is refused as expired from its expiry on.
+ */
+export const SWEEP_GRACE_SECONDS = 60;
+
 @Injectable()
 export class InvitationRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -102,33 +110,39 @@ export class InvitationRepository {
   }
 
   /**
-   * One sweep batch, one statement: up to `limit` overdue pending invitations (rows another sweeper
-   * holds are skipped) become expired, each with its audit event. Returns how many. The rows are
-   * updated by their physical address (no second descent of the primary key per row), and the
-   * commit does not wait for its WAL to reach the disk: a batch lost to a crash is only a batch
-   * that the next sweep expires again.
+   * One sweep batch, one statement: the next `limit` pending invitations past the sweep's position
+   * that expired at least `SWEEP_GRACE_SECONDS` ago each get their audit event, and the position
+   * moves to the last of them. The invitation rows are not written (what is past its expiry is
+   * expired whatever its stored status). The position row is taken `SKIP LOCKED`: while another
+   * sweeper (a replica) writes a batch this one gets nothing, and `null` says so. The commit does not
+   * wait for its WAL to reach the disk: a batch lost to a crash is only a batch that the next sweep
+   * audits again.
    */
-  async expireBatch(limit: number): Promise<number> {
-    const rows: Array<{ n: number }> = await this.dataSource.transaction(async (em) => {
+  async expireBatch(limit: number): Promise<number | null> {
+    const rows: Array<{ n: number; held: boolean }> = await this.dataSource.transaction(async (em) => {
       await em.query('SET LOCAL synchronous_commit = off');
       return em.query(
-        `WITH due AS (SELECT ctid FROM invitations
-                       WHERE status = 'pending' AND expires_at <= now()
-                       ORDER BY expires_at
-                       LIMIT $1
-                       FOR UPDATE SKIP LOCKED),
-              expired AS (UPDATE invitations i SET status = 'expired', updated_at = now()
-                           WHERE i.ctid = ANY (ARRAY(SELECT ctid FROM due)) AND i.status = 'pending'
-                          RETURNING i.id, i.tenant_id, i.user_id, i.expires_at),
+        `WITH position AS (SELECT expires_at, invitation_id FROM invitation_sweep_position WHERE id = 1 FOR UPDATE SKIP LOCKED),
+              due AS (SELECT i.id, i.tenant_id, i.user_id, i.expires_at
+                        FROM position p
+                        CROSS JOIN LATERAL (SELECT id, tenant_id, user_id, expires_at FROM invitations
+                                             WHERE status = 'pending' AND (expires_at, id) > (p.expires_at, p.invitation_id)
+                                               AND expires_at <= now() - make_interval(secs => $2)
+                                             ORDER BY expires_at, id
+                                             LIMIT $1) i),
               audited AS (INSERT INTO audit_events (tenant_id, actor_type, actor_id, actor_client_id, action, target_type, target_id, details)
                           SELECT tenant_id, 'system', NULL, NULL, 'invitation.expired', 'invitation', id::text,
                                  jsonb_build_object('userId', user_id, 'expiresAt', expires_at)
-                            FROM expired
-                          RETURNING 1)
-         SELECT count(*)::int AS n FROM audited`,
-        [limit],
+                            FROM due
+                          RETURNING 1),
+              moved AS (UPDATE invitation_sweep_position s SET expires_at = last.expires_at, invitation_id = last.id, updated_at = now()
+                          FROM (SELECT expires_at, id FROM due ORDER BY expires_at DESC, id DESC LIMIT 1) last
+                         WHERE s.id = 1
+                        RETURNING 1)
+         SELECT (SELECT count(*) FROM audited)::int AS n, EXISTS (SELECT 1 FROM position) AS held`,
+        [limit, SWEEP_GRACE_SECONDS],
       );
     });
-    return rows[0]?.n ?? 0;
+    return rows[0]?.held ? rows[0].n : null;
   }
 }

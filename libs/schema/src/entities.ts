@@ -1,7 +1,7 @@
 import { Tenant } from '@gatehouse/tenants';
 import { AccountLink, LoginNameLock, LoginSourceThrottle, Passkey, RecoveryCode, TotpFactor, User } from '@gatehouse/accounts';
 import { DocSection, DocSectionGrant } from '@gatehouse/docs';
-import { Invitation, SupersededInvitationLink } from '@gatehouse/invitations';
+import { Invitation, InvitationSweepPosition, SupersededInvitationLink } from '@gatehouse/invitations';
 import { Email } from '@gatehouse/mail';
 import { Api, ApiScope } from '@gatehouse/apis';
 import { ApiClient, ClientCertificate, ClientScopeGrant, ClientSecret } from '@gatehouse/clients';
@@ -33,6 +33,7 @@ export const ENTITIES = [
   DocSectionGrant,
   Invitation,
   SupersededInvitationLink,
+  InvitationSweepPosition,
   Email,
   LoginNameLock,
   TotpFactor,
