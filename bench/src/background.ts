@@ -7,6 +7,8 @@ import type { AppConfig } from '@gatehouse/config';
 import { InvitationSweepService, InvitationsModule } from '@gatehouse/invitations';
 import { MailModule, MailOutbox, OutboxDeliveryService } from '@gatehouse/mail';
 import { coreImports } from '@gatehouse/schema';
+import type { PacedResult } from './paced-load.js';
+import type { PacedTraffic } from './server-windows.js';
 
 export interface SweepFigures {
   rows: number;
@@ -119,31 +121,26 @@ async function sweepAndCheck(
 }
 
 /**
- * Runs `window` again and again while `sweep` runs; the sweep's check starts once the window in
- * flight when the sweep ended has finished (its `beforeCheck`), so no window measures the check.
+ * Runs `sweep` beside `traffic`, one continuous stream: the sweep starts when the traffic's
+ * measured requests begin (after its lead-in, so no connection of the traffic is opened during the
+ * sweep), and the traffic stops when the sweep's work is done, before its check (a count over every
+ * invitation) — so the traffic's figures cover the sweep from its first statement to its last.
  */
 export async function sweepUnderTraffic<T>(
   sweep: (beforeCheck: () => Promise<void>) => Promise<T>,
-  window: () => Promise<void>,
-): Promise<T> {
-  let swept = false;
-  let trafficStopped!: () => void;
-  const stopped = new Promise<void>((resolve) => (trafficStopped = resolve));
-  const sweeping = sweep(() => {
-    swept = true;
-    return stopped;
-  });
-  const ended = () => {
-    swept = true; // a failure is thrown below, after the traffic windows
-  };
-  sweeping.then(ended, ended);
+  traffic: PacedTraffic,
+): Promise<{ sweep: T; traffic: PacedResult }> {
+  traffic.result.catch(() => undefined); // awaited below; a sweep that fails first must not leave it unhandled
+  await traffic.measuring;
   try {
-    do await window();
-    while (!swept);
+    const figures = await sweep(async () => {
+      traffic.stop();
+      await traffic.result;
+    });
+    return { sweep: figures, traffic: await traffic.result };
   } finally {
-    trafficStopped();
+    traffic.stop();
   }
-  return sweeping;
 }
 
 /** An SMTP sink on 127.0.0.1 that counts every message by its Message-ID. */

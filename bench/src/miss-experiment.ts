@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { printProfileSummary, summarizeCpuProfile } from './cpu-profile.js';
 import { type Target, cpuSeconds, failures, logDir, round, rssMb, startServer, stopServer } from './harness.js';
@@ -50,13 +50,16 @@ export async function missExperiment(provisioned: Provisioned, all: Target[]): P
     const warm = process.argv.find((a) => a.startsWith('--warm='));
     if (warm) await rotatingLoad(gatehouse, server, { seed, count: 1 }, { amount: Number(warm.slice(7)) });
     const before = cpuSeconds(server.pid);
+    const postgresBefore = postgresCpu();
     const paced = process.argv.includes('--fixed')
       ? await pacedLoadInChild({ url: server.url + gatehouse.tokenPath, body: tokenBody(seed, 0), rate, seconds })
       : await pacedRotating(gatehouse, server, { seed, count }, rate, seconds);
     const cpuUs = ((cpuSeconds(server.pid) - before) * 1e6) / Math.max(1, paced.ok);
+    const postgresUs = (postgresCpuSince(postgresBefore) * 1e6) / Math.max(1, paced.ok);
     console.log(`${count} clients at ${rate}/s for ${seconds} s:`, {
       ...paced,
       cpuUsPerToken: round(cpuUs, 0),
+      postgresCpuUsPerToken: round(postgresUs, 0),
       rssMb: rssMb(server.pid),
     });
   } finally {
@@ -66,4 +69,24 @@ export async function missExperiment(provisioned: Provisioned, all: Target[]): P
   }
   if (profile) printProfileSummary(summarizeCpuProfile(join(dir, 'misses.cpuprofile'), 40));
   return failures.length > 0 ? 1 : 0;
+}
+
+/** CPU seconds of each PostgreSQL process on the machine (backends, walwriter, checkpointer, autovacuum) by pid. */
+function postgresCpu(): Map<string, number> {
+  const byPid = new Map<string, number>();
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') byPid.set(pid, cpuSeconds(Number(pid)));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return byPid;
+}
+
+/** CPU seconds PostgreSQL used since `before` (processes that ended meanwhile are not counted). */
+function postgresCpuSince(before: Map<string, number>): number {
+  let total = 0;
+  for (const [pid, seconds] of postgresCpu()) total += seconds - (before.get(pid) ?? 0);
+  return total;
 }

@@ -31,7 +31,11 @@ async function selfWarm(): Promise<void> {
   }
 }
 
-(selfWarmSeconds ? selfWarm() : Promise.resolve()).then(() => pacedLoad(options)).then(
+// The parent may end the run early ('stop') and is told when the measured seconds begin.
+const stop = new Promise<void>((resolve) => process.on('message', (message) => message === 'stop' && resolve()));
+const onMeasuring = () => process.send?.('measuring');
+
+(selfWarmSeconds ? selfWarm() : Promise.resolve()).then(() => pacedLoad(options, { stop, onMeasuring })).then(
   (result) => process.send?.(result, () => process.exit(0)),
   (error: unknown) => {
     console.error(error);

@@ -15,6 +15,15 @@ export interface PacedResult {
 /** What the generator process is given: the load, and how long it first warms itself against a sink of its own. */
 export type PacedChildOptions = Parameters<typeof pacedLoad>[0] & { selfWarmSeconds?: number };
 
+/**
+ * A run whose end is not known in advance (traffic beside a sweep): told when the measured seconds
+ * begin, and stopped early once `stop` resolves (requests in flight are still counted).
+ */
+export interface PacedControl {
+  onMeasuring?: () => void;
+  stop?: Promise<void>;
+}
+
 /** One keep-alive connection that sends a preformatted request and reads one response at a time. */
 class Connection {
   private buffered: Buffer = Buffer.alloc(0);
@@ -77,7 +86,7 @@ export async function pacedLoad(options: {
   connections?: number;
   /** Request i comes from generated client `i % count` of the set `seed` instead of `body` (see scale-data.ts). */
   rotate?: { seed: string; count: number };
-}): Promise<PacedResult> {
+}, control: PacedControl = {}): Promise<PacedResult> {
   const url = new URL(options.url);
   const port = Number(url.port || 80);
   const format = (text: string) => {
@@ -114,8 +123,15 @@ export async function pacedLoad(options: {
   // 5 s), nothing more is sent and every request not sent by then counts as failed.
   const deadline = dueAt(total) * 2 - start + 5_000;
   let abandoned = 0;
+  let announced = false;
 
   await new Promise<void>((resolve) => {
+    // Sends nothing more: what is due but not sent is dropped from the run.
+    const cutOff = () => {
+      total = dueCount = next;
+      if (settled === total) resolve();
+    };
+    void control.stop?.then(cutOff);
     const dispatch = () => {
       for (const connection of connections) {
         if (next === dueCount) return;
@@ -138,10 +154,13 @@ export async function pacedLoad(options: {
     const tick = () => {
       const now = performance.now();
       while (dueCount < total && dueAt(dueCount) <= now) dueCount++;
+      if (!announced && now >= measuredFrom) {
+        announced = true;
+        control.onMeasuring?.();
+      }
       if (now > deadline && next < total) {
         abandoned = total - next;
-        total = dueCount = next;
-        if (settled === total) return resolve();
+        return cutOff();
       }
       dispatch();
       if (next < total) setTimeout(tick, 1); // on until every request is sent (or the deadline)

@@ -8,10 +8,11 @@ import {
   round,
   rssMb,
   settings,
+  smoke,
   startServer,
   stopServer,
 } from './harness.js';
-import { pacedLoadInChild } from './server-windows.js';
+import { type PacedTraffic, pacedLoadInChild, pacedTrafficInChild } from './server-windows.js';
 import type { PacedResult } from './paced-load.js';
 import { tokenBody } from './scale-data.js';
 
@@ -108,6 +109,37 @@ export async function pacedRotating(
       `gatehouse at ${Math.round(rate)}/s over ${clients.count} clients: ${paced.failed} failed of ${paced.sent}`,
     );
   return paced;
+}
+
+/** Unmeasured lead-in of traffic beside a sweep: its connections open and its generator warms before the sweep. */
+const TRAFFIC_LEAD_IN_SECONDS = smoke ? 0.5 : 2;
+/** The longest traffic beside a sweep: a sweep still running then has its traffic end (and it fails the run). */
+const TRAFFIC_MAX_SECONDS = 600;
+
+/**
+ * Open-loop traffic at `rate` over every client of the set until stopped: one stream for as long as
+ * a sweep runs, measured from the end of its lead-in. Failures are recorded once it ends.
+ */
+export function pacedRotatingTraffic(
+  target: Target,
+  server: RunningServer,
+  clients: { seed: string; count: number },
+  rate: number,
+): PacedTraffic {
+  const traffic = pacedTrafficInChild({
+    url: server.url + target.tokenPath,
+    body: '',
+    rate: Math.max(1, Math.round(rate)),
+    seconds: TRAFFIC_MAX_SECONDS,
+    warmupSeconds: TRAFFIC_LEAD_IN_SECONDS,
+    rotate: clients,
+  });
+  const result = traffic.result.then((paced) => {
+    if (paced.failed > 0)
+      failures.push(`gatehouse at ${Math.round(rate)}/s over ${clients.count} clients: ${paced.failed} failed of ${paced.sent}`);
+    return paced;
+  });
+  return { ...traffic, result };
 }
 
 /** Samples a process's RSS every `everyMs` until `stop` resolves. */

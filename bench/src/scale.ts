@@ -5,7 +5,7 @@ import { type Provisioned, type Target, round, rssMb, settings, smoke, startServ
 import { type AdminScenario, measureAdmin } from './scale-admin-scenario.js';
 import { checkGeneratedClients, checkGeneratedToken } from './scale-check.js';
 import { generateClients, generateInvitations } from './scale-data.js';
-import { type RotatingFigures, measureRotating, pacedRotating, rotatingLoad, sampleRss } from './scale-load.js';
+import { type RotatingFigures, measureRotating, pacedRotating, pacedRotatingTraffic, rotatingLoad, sampleRss } from './scale-load.js';
 
 /** Sizes of the scale run; smoke mode keeps the code path at a thousandth of the data. */
 export const scaleSizes = smoke
@@ -23,7 +23,6 @@ export const scaleSizes = smoke
       rssSampleMs: 500,
       growthFromS: 0.5,
       coldSeconds: 1,
-      sweepWindowSeconds: 1,
     }
   : {
       clients: 100_000,
@@ -39,7 +38,6 @@ export const scaleSizes = smoke
       rssSampleMs: 10_000,
       growthFromS: 60,
       coldSeconds: 10,
-      sweepWindowSeconds: 10,
     };
 
 export interface ScaleResult {
@@ -177,21 +175,16 @@ export async function measureScale(p: Provisioned, gatehouse: Target, plotFile: 
       // Two passes: past the cache's bound (a million clients exist now, the preload took 150,000 of
       // them) a client is stored on its second request, so the traffic is a replica's steady state.
       await rotatingLoad(gatehouse, server, set(sizes.clients), { amount: 2 * sizes.clients });
-      // Windows of paced traffic, one after another, for as long as the sweep runs; the worst window's p99 counts.
-      // The sweep's own check (a count over every invitation) waits until the last window has ended.
-      const windows: Array<{ p99Ms: number; maxMs: number }> = [];
-      const figures = await sweepUnderTraffic(
+      // One stream of paced traffic beside the sweep, measured from its first statement to its last.
+      const { sweep: figures, traffic } = await sweepUnderTraffic(
         (beforeCheck) => timeSweep(p.config, sizes.invitations, sizes.overdue, { beforeCheck }),
-        async () => {
-          windows.push(await pacedRotating(gatehouse, server, set(sizes.clients), onePeak / 2, sizes.sweepWindowSeconds));
-        },
+        pacedRotatingTraffic(gatehouse, server, set(sizes.clients), onePeak / 2),
       );
-      const worst = [...windows].sort((a, b) => b.p99Ms - a.p99Ms)[0]!;
       return {
         seconds: figures.seconds,
-        tokenP99Ms: worst.p99Ms,
-        tokenMaxMs: worst.maxMs,
-        windowsP99Ms: windows.map((w) => w.p99Ms),
+        tokenP99Ms: traffic.p99Ms,
+        tokenMaxMs: traffic.maxMs,
+        p99BySecondMs: traffic.p99BySecondMs,
       };
     } finally {
       await stopServer(server);

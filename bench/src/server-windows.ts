@@ -62,6 +62,19 @@ export async function p99AtRate(
 
 /** {@link pacedLoad} in a fresh process on the load generator's core (see paced-load-child.ts). */
 export function pacedLoadInChild(options: PacedChildOptions): Promise<PacedResult> {
+  return pacedTrafficInChild(options).result;
+}
+
+/** A paced load in its own process that can be ended early: traffic whose end is an event (a sweep's). */
+export interface PacedTraffic {
+  /** Resolves when the lead-in (`warmupSeconds`) is over and the measured requests begin. */
+  measuring: Promise<void>;
+  /** Sends nothing more; `result` then resolves once the requests in flight are answered. */
+  stop(): void;
+  result: Promise<PacedResult>;
+}
+
+export function pacedTrafficInChild(options: PacedChildOptions): PacedTraffic {
   const script = join(here, 'paced-load-child.js');
   const command = pin ? 'taskset' : process.execPath;
   const args = [...(pin ? ['-c', '0', process.execPath] : []), script];
@@ -69,13 +82,24 @@ export function pacedLoadInChild(options: PacedChildOptions): Promise<PacedResul
     env: { ...process.env, PACED_LOAD: JSON.stringify({ selfWarmSeconds: smoke ? 0 : 1, ...options }) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  return new Promise((resolveResult, reject) => {
-    let result: PacedResult | undefined;
-    child.once('message', (message: PacedResult) => (result = message));
-    child.once('exit', (code) =>
-      result ? resolveResult(result) : reject(new Error(`the paced load generator exited with ${code}`)),
-    );
+  let measured!: () => void;
+  const measuring = new Promise<void>((resolve) => (measured = resolve));
+  const result = new Promise<PacedResult>((resolveResult, reject) => {
+    let outcome: PacedResult | undefined;
+    child.on('message', (message: PacedResult | 'measuring') => {
+      if (message === 'measuring') measured();
+      else outcome = message;
+    });
+    child.once('exit', (code) => {
+      measured(); // a generator that failed early must not leave its caller waiting
+      if (outcome) resolveResult(outcome);
+      else reject(new Error(`the paced load generator exited with ${code}`));
+    });
   });
+  const stop = () => {
+    if (child.connected) child.send('stop');
+  };
+  return { measuring, stop, result };
 }
 
 /** A server (Gatehouse in the report) under load with `--cpu-prof`; returns the top self-time frames. */

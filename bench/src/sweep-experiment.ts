@@ -2,7 +2,7 @@ import { sweepUnderTraffic, timeSweep } from './background.js';
 import { type Target, onServer, postgresSettings, startServer, stopServer } from './harness.js';
 import type { Provisioned } from './provision.js';
 import { generateAuditEvents, generateClients, generateInvitations, generateUsers, withClient } from './scale-data.js';
-import { pacedRotating, rotatingLoad } from './scale-load.js';
+import { pacedRotatingTraffic, rotatingLoad } from './scale-load.js';
 
 const option = (name: string, fallback: number) =>
   Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);
@@ -14,8 +14,8 @@ const option = (name: string, fallback: number) =>
  * them, then the real sweep, timed and checked, `--repeat` times on freshly generated invitations.
  * Prints Postgres' block reads and hits, checkpoints and WAL written over each sweep. With
  * `--traffic=<clients>` (and `--rate=<tokens/s>`, `--passes=<warm passes>`), a fresh Gatehouse
- * serves that many generated clients round robin, open loop, in 10 s windows for as long as the
- * sweep runs, as the scale run's sweep scenario does. Each `--sql=<statement>` runs on the database
+ * serves that many generated clients round robin, open loop, one stream measured from the sweep's
+ * start to its end, as the scale run's sweep scenario does. Each `--sql=<statement>` runs on the database
  * before the sweeps (a schema variant to compare).
  */
 export async function sweepExperiment(p: Provisioned, all: Target[]): Promise<number> {
@@ -66,7 +66,7 @@ async function stats(url: string): Promise<Record<string, number>> {
   });
 }
 
-/** Runs `sweep` while a fresh Gatehouse serves paced traffic in 10 s windows; prints each window. */
+/** Runs `sweep` while a fresh Gatehouse serves paced traffic, one stream measured over the sweep; prints it. */
 async function underTraffic<T>(
   all: Target[],
   clients: { seed: string; count: number },
@@ -78,10 +78,9 @@ async function underTraffic<T>(
   const server = await startServer(gatehouse);
   try {
     if (passes > 0) await rotatingLoad(gatehouse, server, clients, { amount: clients.count * passes });
-    return await sweepUnderTraffic(sweep, async () => {
-      const w = await pacedRotating(gatehouse, server, clients, rate, 10);
-      console.log(`  window: p50 ${w.p50Ms} p99 ${w.p99Ms} max ${w.maxMs} ms; p99 by second ${w.p99BySecondMs?.join(' ')}`);
-    });
+    const { sweep: figures, traffic: t } = await sweepUnderTraffic(sweep, pacedRotatingTraffic(gatehouse, server, clients, rate));
+    console.log(`  traffic: p50 ${t.p50Ms} p99 ${t.p99Ms} max ${t.maxMs} ms; p99 by second ${t.p99BySecondMs.join(' ')}`);
+    return figures;
   } finally {
     await stopServer(server);
   }
