@@ -98,7 +98,9 @@ async function experiment(): Promise<number> {
     }
   } finally {
     await provisioned.close();
-    await onServer(`DROP DATABASE IF EXISTS "${provisioned.databaseName}" WITH (FORCE)`);
+    // --keep-db leaves the database for a look with psql afterwards (drop it by hand).
+    if (process.argv.includes('--keep-db')) console.log(`kept database ${provisioned.databaseName}`);
+    else await onServer(`DROP DATABASE IF EXISTS "${provisioned.databaseName}" WITH (FORCE)`);
   }
   const medians = Object.fromEntries(
     Object.entries(runs).map(([name, samples]) => [

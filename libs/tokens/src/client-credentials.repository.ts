@@ -80,10 +80,14 @@ interface SnapshotRecord {
 
 /**
  * The snapshots of many clients at once, by (tenant id, client id) pairs: a prepared statement
- * (planned once per connection; the unnamed form was planned again for each client, ≈ 1,900 a
- * second here against ≈ 7,500 prepared and 30,000–45,000 in batches of 50–200).
+ * (the unnamed form was planned again for each client, ≈ 1,900 a second here against ≈ 7,500
+ * prepared and 30,000–45,000 in batches of 50–200). The arrays are read through sub-selects so that
+ * it is planned once per connection indeed: given `unnest($1)` itself, PostgreSQL's custom plans
+ * see each batch's length (one to a few clients), look cheaper than the generic plan (which
+ * assumes ten), and so every execution was planned again — 727 µs of PostgreSQL's CPU for a
+ * one-client statement at a million clients, 191 µs planned once (BENCHMARKS.md).
  */
-const SNAPSHOTS_SQL = `
+export const CLIENT_SNAPSHOTS_SQL = `
 SELECT c.tenant_id, c.id, c.client_id, c.state, c.owner_user_id, u.status AS owner_status, u.roles AS owner_roles,
        COALESCE((SELECT json_agg(json_build_object('keyId', k.key_id, 'thumbprint', k.thumbprint, 'x5t', k.x5t,
                         'x5tS256', k.x5t_s256, 'notBefore', k.not_before, 'notAfter', k.not_after,
@@ -95,7 +99,7 @@ SELECT c.tenant_id, c.id, c.client_id, c.state, c.owner_user_id, u.status AS own
        COALESCE((SELECT json_agg(json_build_object('apiId', sc.api_id, 'value', sc.value) ORDER BY sc.value)
                    FROM client_scope_grants g JOIN api_scopes sc ON sc.id = g.scope_id
                   WHERE g.tenant_id = c.tenant_id AND g.api_client_id = c.id), '[]') AS grants
-  FROM unnest($1::uuid[], $2::uuid[]) AS wanted(tenant_id, client_id)
+  FROM unnest((SELECT $1::uuid[]), (SELECT $2::uuid[])) AS wanted(tenant_id, client_id)
   JOIN api_clients c ON c.tenant_id = wanted.tenant_id AND c.client_id = wanted.client_id
   LEFT JOIN users u ON u.id = c.owner_user_id AND u.tenant_id = c.tenant_id`;
 
@@ -137,7 +141,7 @@ export class ClientCredentialsRepository {
   async readSnapshots(wanted: Array<{ tenantId: string; clientId: string }>): Promise<Array<ClientSnapshot | null>> {
     const { rows } = await poolOf(this.dataSource).query<SnapshotRecord>({
       name: 'gatehouse-client-snapshots',
-      text: SNAPSHOTS_SQL,
+      text: CLIENT_SNAPSHOTS_SQL,
       values: [wanted.map((w) => w.tenantId), wanted.map((w) => w.clientId)],
     });
     const found = new Map(rows.map((row) => [`${row.tenant_id}|${row.client_id}`, row]));
