@@ -12,7 +12,7 @@ import {
   startServer,
   stopServer,
 } from './harness.js';
-import { type PacedTraffic, pacedLoadInChild, pacedTrafficInChild } from './server-windows.js';
+import { type PacedTraffic, pacedTrafficInChild } from './server-windows.js';
 import type { PacedResult } from './paced-load.js';
 import { tokenBody } from './scale-data.js';
 
@@ -89,26 +89,14 @@ export async function measureRotating(
 }
 
 /** Open-loop load at `rate` over every client of the set, in a fresh generator process (paced-load.ts). */
-export async function pacedRotating(
+export function pacedRotating(
   target: Target,
   server: RunningServer,
   clients: { seed: string; count: number },
   rate: number,
   seconds: number,
 ): Promise<PacedResult> {
-  const paced = await pacedLoadInChild({
-    url: server.url + target.tokenPath,
-    body: '',
-    rate: Math.max(1, Math.round(rate)),
-    seconds,
-    warmupSeconds: 0,
-    rotate: clients,
-  });
-  if (paced.failed > 0)
-    failures.push(
-      `gatehouse at ${Math.round(rate)}/s over ${clients.count} clients: ${paced.failed} failed of ${paced.sent}`,
-    );
-  return paced;
+  return rotatingTraffic(target, server, clients, rate, seconds, 0).result;
 }
 
 /** Unmeasured lead-in of traffic beside a sweep: its connections open and its generator warms before the sweep. */
@@ -118,7 +106,7 @@ const TRAFFIC_MAX_SECONDS = 600;
 
 /**
  * Open-loop traffic at `rate` over every client of the set until stopped: one stream for as long as
- * a sweep runs, measured from the end of its lead-in. Failures are recorded once it ends.
+ * a sweep runs, measured from the end of its lead-in.
  */
 export function pacedRotatingTraffic(
   target: Target,
@@ -126,12 +114,24 @@ export function pacedRotatingTraffic(
   clients: { seed: string; count: number },
   rate: number,
 ): PacedTraffic {
+  return rotatingTraffic(target, server, clients, rate, TRAFFIC_MAX_SECONDS, TRAFFIC_LEAD_IN_SECONDS);
+}
+
+/** Paced load over the clients in a generator process of its own; its failures are recorded once it ends. */
+function rotatingTraffic(
+  target: Target,
+  server: RunningServer,
+  clients: { seed: string; count: number },
+  rate: number,
+  seconds: number,
+  warmupSeconds: number,
+): PacedTraffic {
   const traffic = pacedTrafficInChild({
     url: server.url + target.tokenPath,
     body: '',
     rate: Math.max(1, Math.round(rate)),
-    seconds: TRAFFIC_MAX_SECONDS,
-    warmupSeconds: TRAFFIC_LEAD_IN_SECONDS,
+    seconds,
+    warmupSeconds,
     rotate: clients,
   });
   const result = traffic.result.then((paced) => {
