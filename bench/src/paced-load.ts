@@ -68,6 +68,18 @@ class Connection {
 }
 
 /**
+ * Connections of an open-loop run at `rate` requests a second: each has one request in flight, so
+ * together they send at most connections ÷ latency a second, and requests due beyond that wait in
+ * the generator. One for every 20 a second (at least 32) lets responses take 20 ms before the
+ * generator, not the server, holds requests back: with 32 at 3,600 a second a spell of 10–20 ms
+ * responses grew a queue of 380 ms in the generator while the replica's own p99 stayed 6–20 ms
+ * (BENCHMARKS.md, the night of 2026-11-25).
+ */
+export function connectionsFor(rate: number): number {
+  return Math.max(32, Math.ceil(rate / 20));
+}
+
+/**
  * Open-loop load at a fixed rate: request i is due at start + i / rate and its latency counts from
  * that moment (waiting for a free connection included), so a stalled server is charged for the
  * requests it made wait. Raw sockets with a preformatted request keep the generator cheap.
@@ -83,6 +95,7 @@ export async function pacedLoad(options: {
   seconds: number;
   /** Sent at the same rate before the measured seconds, not counted: connections and the generator's own code warm up. */
   warmupSeconds?: number;
+  /** Default {@link connectionsFor} the rate. */
   connections?: number;
   /** Request i comes from generated client `i % count` of the set `seed` instead of `body` (see scale-data.ts). */
   rotate?: { seed: string; count: number };
@@ -102,7 +115,7 @@ export async function pacedLoad(options: {
   const fixed = format(options.body);
   const rotate = options.rotate;
   const requestAt = rotate ? (i: number) => format(tokenBody(rotate.seed, i % rotate.count)) : () => fixed;
-  const connections = Array.from({ length: options.connections ?? 32 }, () => new Connection(url.hostname, port));
+  const connections = Array.from({ length: options.connections ?? connectionsFor(options.rate) }, () => new Connection(url.hostname, port));
   await Promise.all(connections.map((c) => new Promise((resolve) => c.socket.once('connect', resolve))));
 
   const warmup = Math.round(options.rate * (options.warmupSeconds ?? 0));
