@@ -136,7 +136,7 @@ describe('PostgreSQL restarted under load', () => {
   it('answers 503 with a generic body while it is down, writes nothing by halves, and recovers by itself', async () => {
     // stoppingAt is taken before the stop: PostgreSQL refuses connections as soon as its shutdown
     // begins, and the shutdown (a checkpoint first) can take over a second on a busy machine.
-    const outage = { stoppingAt: 0, startedAt: 0 };
+    const outage = { stoppingAt: 0 };
     const during: Answer[] = [];
     const script = (async () => {
       await settle(1_000);
@@ -149,7 +149,6 @@ describe('PostgreSQL restarted under load', () => {
       );
       await settle(1_500);
       await startPostgres();
-      outage.startedAt = Date.now();
       // Recovery: both apps answer normally again within a few seconds, with no restart.
       const deadline = Date.now() + 20_000;
       while (Date.now() < deadline) {
