@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import type { AppConfig } from '@gatehouse/config';
+import { tuneHeapForServing } from '@gatehouse/http';
 import { createIdentityApp } from '../../apps/identity/src/identity.app.js';
 import { benchConfig } from './bench-config.js';
 import { announceReady, exitOnSignal, requiredEnv } from './protocol.js';
@@ -9,6 +10,7 @@ import { announceReady, exitOnSignal, requiredEnv } from './protocol.js';
  * benchmark sends to a file). GATEHOUSE_LOG_LEVEL overrides the level for the attribution experiment,
  * TOKEN_WARMUP_REQUESTS the start-up warm-up for the miss experiment.
  */
+tuneHeapForServing(); // as runApps does in production
 const port = Number(requiredEnv('PORT'));
 const config = {
   ...benchConfig({

@@ -12,5 +12,6 @@ export * from './dev-tls.js';
 export * from './http-drain.js';
 export * from './management-server.js';
 export * from './process-runner.js';
+export * from './serving-heap.js';
 export * from './http-role.js';
 export * from './run-main.js';

@@ -2,6 +2,7 @@ import type { AppConfig } from '@gatehouse/config';
 import { runAsApp } from '@gatehouse/logging';
 import { ManagementServer } from './management-server.js';
 import { MetricsRegistry } from './metrics.js';
+import { tuneHeapForServing } from './serving-heap.js';
 
 /** One app of a process, started: how ready it is, how it drains on SIGTERM, how it closes. */
 export interface RunningApp {
@@ -37,6 +38,7 @@ export interface RunOptions {
  * stop, 1 when an app failed to start.
  */
 export async function runApps(config: AppConfig, roles: AppRole[], options: RunOptions): Promise<number> {
+  tuneHeapForServing();
   const metrics = new MetricsRegistry();
   const running: RunningApp[] = [];
   const management = new ManagementServer(metrics, () => running);
