@@ -1,4 +1,5 @@
 import { type ChangeEvent, type ChangeKind, type ChangeListener, isDatabaseUnavailable } from '@gatehouse/database';
+import { Doorkeeper } from './doorkeeper.js';
 
 interface Entry<V> {
   tenantId: string;
@@ -38,7 +39,7 @@ export interface ChangeAwareCacheOptions {
   maxEntries?: number;
   /**
    * Scan resistance: once the cache is full, a key it does not hold is stored only on its second
-   * request among the last `maxEntries` such keys (a doorkeeper of hashes, as TinyLFU's); its first
+   * request among the last `maxEntries` such keys ({@link Doorkeeper}, as TinyLFU's); its first
    * is served without being stored. Keys requested in turn over more than the bound (a million
    * clients round robin) then leave the cache as it is, instead of replacing an entry per request.
    */
@@ -67,15 +68,15 @@ export class ChangeAwareCache<V> {
   private readonly entries = new Map<string, Entry<V>>();
   private changes = 0;
   private readonly maxEntries: number;
-  /** Hashes of keys refused admission once (see {@link ChangeAwareCacheOptions.doorkeeper}). */
-  private readonly refused: Set<number> | null;
+  /** Keys refused admission once (see {@link ChangeAwareCacheOptions.doorkeeper}). */
+  private readonly refused: Doorkeeper | null;
 
   constructor(
     private readonly listener: ChangeListener,
     private readonly options: ChangeAwareCacheOptions,
   ) {
     this.maxEntries = Math.max(1, options.maxEntries ?? DEFAULT_MAX_ENTRIES);
-    this.refused = options.doorkeeper ? new Set() : null;
+    this.refused = options.doorkeeper ? new Doorkeeper(this.maxEntries) : null;
     listener.subscribe((event) => this.onChange(event));
   }
 
@@ -157,11 +158,7 @@ export class ChangeAwareCache<V> {
   /** Whether a loaded value of `key` is to be stored (always, but past a full cache's doorkeeper). */
   private admits(key: string): boolean {
     if (!this.refused || this.entries.size < this.maxEntries || this.entries.has(key)) return true;
-    const hash = fnv1a(key);
-    if (this.refused.delete(hash)) return true;
-    if (this.refused.size >= this.maxEntries) this.refused.clear();
-    this.refused.add(hash);
-    return false;
+    return this.refused.seenBefore(key);
   }
 
   /** Sets an entry, first evicting one when the cache is full and the key is new. */
@@ -235,11 +232,4 @@ export class ChangeAwareCache<V> {
       }
     }
   }
-}
-
-/** 32-bit FNV-1a of a string's UTF-16 code units: the doorkeeper's hash (a collision only admits early). */
-function fnv1a(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  return hash >>> 0;
 }
