@@ -56,12 +56,9 @@ export async function missExperiment(provisioned: Provisioned, all: Target[]): P
       : await pacedRotating(gatehouse, server, { seed, count }, rate, seconds);
     const cpuUs = ((cpuSeconds(server.pid) - before) * 1e6) / Math.max(1, paced.ok);
     const postgresUs = (postgresCpuSince(postgresBefore) * 1e6) / Math.max(1, paced.ok);
-    console.log(`${count} clients at ${rate}/s for ${seconds} s:`, {
-      ...paced,
-      cpuUsPerToken: round(cpuUs, 0),
-      postgresCpuUsPerToken: round(postgresUs, 0),
-      rssMb: rssMb(server.pid),
-    });
+    console.log(`${count} clients at ${rate}/s for ${seconds} s:`);
+    const figures = { ...paced, cpuUsPerToken: round(cpuUs, 0), postgresCpuUsPerToken: round(postgresUs, 0), rssMb: rssMb(server.pid) };
+    console.dir(figures, { maxArrayLength: null }); // every second of a five-minute run
   } finally {
     const keep = process.argv.find((a) => a.startsWith('--keep-log='));
     if (keep) copyFileSync(server.logFile, keep.slice(11));
