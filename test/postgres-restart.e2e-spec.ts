@@ -134,13 +134,13 @@ describe('PostgreSQL restarted under load', () => {
   const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
   it('answers 503 with a generic body while it is down, writes nothing by halves, and recovers by itself', async () => {
-    // stoppingAt is taken before the stop: PostgreSQL refuses connections as soon as its shutdown
-    // begins, and the shutdown (a checkpoint first) can take over a second on a busy machine.
-    const outage = { stoppingAt: 0 };
+    // Taken before the stop: PostgreSQL refuses connections as soon as its shutdown begins, and
+    // the shutdown (a checkpoint first) can take over a second on a busy machine.
+    let stoppingAt = 0;
     const during: Answer[] = [];
     const script = (async () => {
       await settle(1_000);
-      outage.stoppingAt = Date.now();
+      stoppingAt = Date.now();
       await database.stop();
       await settle(1_500);
       during.push(
@@ -165,11 +165,11 @@ describe('PostgreSQL restarted under load', () => {
     ]);
 
     // Load ran before, during and after the outage; only the two expected statuses ever came back.
-    expect(tokenAnswers.filter((a) => a.at < outage.stoppingAt && a.status === 200).length).toBeGreaterThan(10);
+    expect(tokenAnswers.filter((a) => a.at < stoppingAt && a.status === 200).length).toBeGreaterThan(10);
     expect(new Set(tokenAnswers.map((a) => a.status))).toEqual(new Set([200, 503]));
     expect(new Set(adminAnswers.map((a) => a.status))).toEqual(new Set([201, 503]));
     for (const refused of tokenAnswers.filter((a) => a.status === 503)) {
-      expect(refused.at).toBeGreaterThanOrEqual(outage.stoppingAt);
+      expect(refused.at).toBeGreaterThanOrEqual(stoppingAt);
       expect(JSON.parse(refused.body)).toMatchObject({ error: 'temporarily_unavailable', error_codes: [90033] });
       expect(refused.body).not.toMatch(INTERNALS);
       expect(refused.retryAfter).toBe('5');

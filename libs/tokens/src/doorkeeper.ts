@@ -32,7 +32,7 @@ export class Doorkeeper {
       this.recorded = 0;
     }
     for (let i = 0; i < PROBES; i++) {
-      const bit = (first + Math.imul(i, step)) & this.mask;
+      const bit = this.bitOf(first, step, i);
       this.words[bit >>> 5]! |= 1 << (bit & 31);
     }
     this.recorded++;
@@ -41,10 +41,15 @@ export class Doorkeeper {
 
   private holds(first: number, step: number): boolean {
     for (let i = 0; i < PROBES; i++) {
-      const bit = (first + Math.imul(i, step)) & this.mask;
+      const bit = this.bitOf(first, step, i);
       if ((this.words[bit >>> 5]! & (1 << (bit & 31))) === 0) return false;
     }
     return true;
+  }
+
+  /** The filter's bit for probe `i` of a key (double hashing). */
+  private bitOf(first: number, step: number, i: number): number {
+    return (first + Math.imul(i, step)) & this.mask;
   }
 }
 
