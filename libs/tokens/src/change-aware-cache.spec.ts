@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChangeEvent, ChangeListener } from '@gatehouse/database';
-import { ChangeAwareCache, NOT_CACHED } from './change-aware-cache.js';
+import { ChangeAwareCache, type ChangeAwareCacheOptions, NOT_CACHED } from './change-aware-cache.js';
 
 class FakeListener {
   connected = true;
@@ -21,7 +21,7 @@ class FakeListener {
   }
 }
 
-function setup(options: Partial<ConstructorParameters<typeof ChangeAwareCache>[1]> = {}) {
+function setup(options: Partial<ChangeAwareCacheOptions<number>> = {}) {
   const listener = new FakeListener();
   const cache = new ChangeAwareCache<number>(listener as unknown as ChangeListener, {
     kinds: ['client'],

@@ -1,17 +1,6 @@
 import { type ChangeEvent, type ChangeKind, type ChangeListener, isDatabaseUnavailable } from '@gatehouse/database';
 import { Doorkeeper } from './doorkeeper.js';
-
-interface Entry<V> {
-  tenantId: string;
-  /** The load while it is in flight; dropped once it resolves (a cache of 10⁵ entries saves the promises). */
-  pending: Promise<V> | null;
-  expiresAt: number;
-  /** True once the load has resolved, so the hot path can read {@link value} without a promise. */
-  settled: boolean;
-  value: V | undefined;
-  /** Read since the eviction hand last passed it (the second chance of the CLOCK policy). */
-  used?: boolean;
-}
+import { SlotTable } from './slot-table.js';
 
 /** The bound of a cache that names none: every cache of the token path is bounded. */
 export const DEFAULT_MAX_ENTRIES = 100_000;
@@ -19,7 +8,19 @@ export const DEFAULT_MAX_ENTRIES = 100_000;
 /** What {@link ChangeAwareCache.peek} answers when no settled, fresh value is at hand. */
 export const NOT_CACHED: unique symbol = Symbol('not cached');
 
-export interface ChangeAwareCacheOptions {
+/**
+ * How a cache keeps its values: packed into a form with fewer objects for the collector to mark
+ * (a string), and unpacked when read. `pack` may answer the value itself (a form it cannot pack).
+ */
+export interface CacheCodec<V> {
+  pack(value: V): unknown;
+  unpack(stored: unknown): V;
+}
+
+/** Unpacked values kept for reuse, by slot (direct-mapped): a hot client is unpacked once, not per read. */
+const UNPACKED_LINES = 256;
+
+export interface ChangeAwareCacheOptions<V = unknown> {
   /** Change kinds that drop this cache's entries of the event's tenant. */
   kinds: ChangeKind[];
   /** Upper bound on an entry's age, a safety net behind the change events. */
@@ -53,6 +54,8 @@ export interface ChangeAwareCacheOptions {
   outageGraceMs?: number;
   /** Counts {@link ChangeAwareCache.peek}'s answers (the hit ratio on /metrics); an increment each. */
   stats?: { hits: { count: number }; misses: { count: number } };
+  /** Stores values packed (see {@link CacheCodec}); absent: as they are. */
+  codec?: CacheCodec<V>;
 }
 
 /**
@@ -65,17 +68,21 @@ export interface ChangeAwareCacheOptions {
  * is learnt meanwhile, and the reconnection drops them all.
  */
 export class ChangeAwareCache<V> {
-  private readonly entries = new Map<string, Entry<V>>();
+  private readonly entries: SlotTable;
   private changes = 0;
+  /** The stored forms last unpacked, and what they unpacked to, by slot modulo {@link UNPACKED_LINES}. */
+  private readonly unpackedFrom: unknown[] = new Array(UNPACKED_LINES).fill(undefined);
+  private readonly unpacked: Array<V | undefined> = new Array(UNPACKED_LINES).fill(undefined);
   private readonly maxEntries: number;
   /** Keys refused admission once (see {@link ChangeAwareCacheOptions.doorkeeper}). */
   private readonly refused: Doorkeeper | null;
 
   constructor(
     private readonly listener: ChangeListener,
-    private readonly options: ChangeAwareCacheOptions,
+    private readonly options: ChangeAwareCacheOptions<V>,
   ) {
     this.maxEntries = Math.max(1, options.maxEntries ?? DEFAULT_MAX_ENTRIES);
+    this.entries = new SlotTable(this.maxEntries);
     this.refused = options.doorkeeper ? new Doorkeeper(this.maxEntries) : null;
     listener.subscribe((event) => this.onChange(event));
   }
@@ -88,24 +95,20 @@ export class ChangeAwareCache<V> {
   get(key: string, tenantId: string, load: () => Promise<V>): Promise<V> {
     if (!this.listener.connected) return this.getDisconnected(key, load);
     const now = Date.now();
-    const cached = this.entries.get(key);
-    if (cached && cached.expiresAt > now) {
-      cached.used = true;
-      return cached.settled ? Promise.resolve(cached.value as V) : cached.pending!;
+    const cached = this.entries.find(key);
+    if (cached >= 0 && this.entries.expiresAt(cached) > now) {
+      this.entries.markUsed(cached);
+      return this.entries.settled(cached)
+        ? Promise.resolve(this.valueAt(cached))
+        : (this.entries.value(cached) as Promise<V>);
     }
     const value = load();
     if (!this.admits(key)) return value;
-    const entry: Entry<V> = { tenantId, pending: value, expiresAt: now + this.options.ttlMs, settled: false, value: undefined };
-    this.store(key, entry);
+    const previous = cached >= 0 && this.entries.settled(cached) ? this.entries.value(cached) : undefined;
+    const slot = this.entries.put(key, tenantId, value, now + this.options.ttlMs, false);
     value.then(
-      (loaded) => {
-        entry.value = loaded;
-        entry.settled = true;
-        entry.pending = null;
-      },
-      () => {
-        if (this.entries.get(key) === entry) this.entries.delete(key);
-      },
+      (loaded) => this.entries.settle(slot, value, this.pack(loaded), previous),
+      () => this.entries.abandon(slot, value),
     );
     return value;
   }
@@ -116,11 +119,11 @@ export class ChangeAwareCache<V> {
    */
   peek(key: string): V | typeof NOT_CACHED {
     if (!this.listener.connected) return this.held(key);
-    const cached = this.entries.get(key);
-    if (cached?.settled && cached.expiresAt > Date.now()) {
-      cached.used = true;
+    const cached = this.entries.find(key);
+    if (cached >= 0 && this.entries.settled(cached) && this.entries.expiresAt(cached) > Date.now()) {
+      this.entries.markUsed(cached);
       if (this.options.stats) this.options.stats.hits.count++;
-      return cached.value as V;
+      return this.valueAt(cached);
     }
     if (this.options.stats) this.options.stats.misses.count++;
     return NOT_CACHED;
@@ -136,8 +139,8 @@ export class ChangeAwareCache<V> {
 
   /** True when a fresh entry exists (always false while the listener is disconnected). */
   has(key: string): boolean {
-    const cached = this.entries.get(key);
-    return this.listener.connected && cached !== undefined && cached.expiresAt > Date.now();
+    const cached = this.entries.find(key);
+    return this.listener.connected && cached >= 0 && this.entries.expiresAt(cached) > Date.now();
   }
 
   /**
@@ -147,7 +150,7 @@ export class ChangeAwareCache<V> {
   remember(key: string, tenantId: string, value: V, version: number, ttlMs = this.options.ttlMs): void {
     if (!this.listener.connected || version !== this.changes) return;
     const expiresAt = Date.now() + Math.min(ttlMs, this.options.ttlMs);
-    this.store(key, { tenantId, pending: null, expiresAt, settled: true, value });
+    this.entries.put(key, tenantId, this.pack(value), expiresAt, true);
   }
 
   /** The cache's bound on entries. */
@@ -157,41 +160,36 @@ export class ChangeAwareCache<V> {
 
   /** Whether a loaded value of `key` is to be stored (always, but past a full cache's doorkeeper). */
   private admits(key: string): boolean {
-    if (!this.refused || this.entries.size < this.maxEntries || this.entries.has(key)) return true;
+    if (!this.refused || this.entries.size < this.maxEntries || this.entries.find(key) >= 0) return true;
     return this.refused.seenBefore(key);
   }
 
-  /** Sets an entry, first evicting one when the cache is full and the key is new. */
-  private store(key: string, entry: Entry<V>): void {
-    if (this.entries.size >= this.maxEntries && !this.entries.has(key)) this.evictOne();
-    this.entries.delete(key); // a replaced entry moves to the young end
-    this.entries.set(key, entry);
+  private pack(value: V): unknown {
+    return this.options.codec ? this.options.codec.pack(value) : value;
   }
 
-  /**
-   * CLOCK over the Map's insertion order: the oldest entry read since the hand last passed it gets
-   * a second chance (moved to the young end, flag cleared); the first one not read is evicted.
-   * Terminates within one lap, since every entry passed loses its flag.
-   */
-  private evictOne(): void {
-    for (;;) {
-      const oldest = this.entries.entries().next();
-      if (oldest.done) return;
-      const [key, entry] = oldest.value;
-      this.entries.delete(key);
-      if (!entry.used) return;
-      entry.used = false;
-      this.entries.set(key, entry);
-    }
+  /** The settled value in `slot`, unpacked (once while it stays in its line of the unpacked values). */
+  private valueAt(slot: number): V {
+    const stored = this.entries.value(slot);
+    if (!this.options.codec) return stored as V;
+    const line = slot % UNPACKED_LINES;
+    if (this.unpackedFrom[line] === stored) return this.unpacked[line] as V;
+    const value = this.options.codec.unpack(stored);
+    this.unpackedFrom[line] = stored;
+    this.unpacked[line] = value;
+    return value;
   }
 
   /** Drops one entry (e.g. a miss that must not be remembered). */
   forget(key: string): void {
-    this.entries.delete(key);
+    const slot = this.entries.find(key);
+    if (slot >= 0) this.entries.remove(slot);
   }
 
   clear(): void {
     this.entries.clear();
+    this.unpackedFrom.fill(undefined);
+    this.unpacked.fill(undefined);
   }
 
   /** Disconnected: a held entry through a confirmed outage, else a load (whose failure may confirm one). */
@@ -210,8 +208,8 @@ export class ChangeAwareCache<V> {
   /** The value loaded before the outage, while the outage is confirmed and within its grace. */
   private held(key: string): V | typeof NOT_CACHED {
     if (!this.listener.servesHeldEntries(this.options.outageGraceMs ?? 0)) return NOT_CACHED;
-    const entry = this.entries.get(key);
-    return entry?.settled ? (entry.value as V) : NOT_CACHED;
+    const slot = this.entries.find(key);
+    return slot >= 0 && this.entries.settled(slot) ? this.valueAt(slot) : NOT_CACHED;
   }
 
   private onChange(event: ChangeEvent): void {
@@ -222,14 +220,13 @@ export class ChangeAwareCache<V> {
     if (this.options.dropAllOnChange) return this.clear();
     const only = event.kind === 'tenant' || event.id === '*' ? null : (this.options.keyOf?.(event) ?? null);
     if (only !== null) {
-      if (this.entries.get(only)?.tenantId === event.tenantId) this.entries.delete(only);
+      const slot = this.entries.find(only);
+      if (slot >= 0 && this.entries.tenantOf(slot) === event.tenantId) this.entries.remove(slot);
       return;
     }
-    for (const [key, entry] of this.entries) {
-      if (entry.tenantId !== event.tenantId) continue;
-      if (event.kind === 'tenant' || event.id === '*' || !this.options.matches || this.options.matches(key, event)) {
-        this.entries.delete(key);
-      }
-    }
+    const everyKey = event.kind === 'tenant' || event.id === '*' || !this.options.matches;
+    this.entries.removeWhere(
+      (key, tenantId) => tenantId === event.tenantId && (everyKey || this.options.matches!(key, event)),
+    );
   }
 }

@@ -140,7 +140,12 @@ export class ClientCredentialsRepository {
       `SELECT tenant_id, client_id FROM api_clients WHERE state = 'active' ORDER BY updated_at DESC LIMIT $1`,
       [limit],
     );
-    return rows.map((row) => ({ tenantId: row.tenant_id, clientId: row.client_id }));
+    const tenants = new Map<string, string>(); // one string a tenant, not one a cached client
+    return rows.map((row) => {
+      let tenantId = tenants.get(row.tenant_id);
+      if (tenantId === undefined) tenants.set(row.tenant_id, (tenantId = row.tenant_id));
+      return { tenantId, clientId: row.client_id };
+    });
   }
 
   /** The snapshots of many clients in one round trip (null for a pair that names no client), in order. */
