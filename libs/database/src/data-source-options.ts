@@ -30,7 +30,10 @@ export function dataSourceOptions(input: DatabaseOptionsInput): DataSourceOption
     extra: {
       max: input.poolSize ?? 10,
       connectionTimeoutMillis: 5_000,
-      idleTimeoutMillis: 30_000,
+      // Idle connections stay open (at most `max` a process): closed after 30 s, they were
+      // opened again by the next burst, each with its statements to prepare and plan, and at a
+      // million clients every such moment was a second of 100–230 ms p99 (BENCHMARKS.md).
+      idleTimeoutMillis: 0,
     },
   };
 }
