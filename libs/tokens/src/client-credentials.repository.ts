@@ -140,12 +140,8 @@ export class ClientCredentialsRepository {
       `SELECT tenant_id, client_id FROM api_clients WHERE state = 'active' ORDER BY updated_at DESC LIMIT $1`,
       [limit],
     );
-    const tenants = new Map<string, string>(); // one string a tenant, not one a cached client
-    return rows.map((row) => {
-      let tenantId = tenants.get(row.tenant_id);
-      if (tenantId === undefined) tenants.set(row.tenant_id, (tenantId = row.tenant_id));
-      return { tenantId, clientId: row.client_id };
-    });
+    // One string a tenant, not one a cached client.
+    return rows.map((row) => ({ tenantId: intern(row.tenant_id), clientId: row.client_id }));
   }
 
   /** The snapshots of many clients in one round trip (null for a pair that names no client), in order. */
@@ -255,7 +251,7 @@ function intern(text: string): string {
 }
 
 /** Shared by every snapshot without roles or certificates (snapshots are read, never changed). */
-const NONE: never[] = Object.freeze([]) as never[];
+export const NONE: never[] = Object.freeze([]) as never[];
 
 /** Grant maps by their content: the clients of an API mostly hold the same scopes, so they share one. */
 const sharedGrants = new Map<string, Map<string, string[]>>();

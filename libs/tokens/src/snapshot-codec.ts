@@ -1,7 +1,7 @@
 import type { Role, UserStatus } from '@gatehouse/accounts';
 import type { ClientState } from '@gatehouse/clients';
 import type { CacheCodec } from './change-aware-cache.js';
-import type { ClientSnapshot, SecretRow } from './client-credentials.repository.js';
+import { type ClientSnapshot, NONE, type SecretRow } from './client-credentials.repository.js';
 
 /** What many clients share: the state, the owner's status and roles. */
 interface Profile {
@@ -77,13 +77,11 @@ export class SnapshotCodec implements CacheCodec<ClientSnapshot | null> {
     return {
       client: { id, clientId, state, ownerUserId, ownerStatus, ownerRoles },
       secrets,
-      certificates: NO_CERTIFICATES,
+      certificates: NONE,
       grants,
     };
   }
 }
-
-const NO_CERTIFICATES: never[] = Object.freeze([]) as never[];
 
 function index(value: number): string {
   return String.fromCharCode(value >> 8, value & 0xff);
