@@ -86,7 +86,11 @@ describe('admin API: authentication, authorization, tenancy, validation', () => 
     const wrongAudience = await fixtures.token(tenantA, adminA, { audience: '00000000-0000-4000-8000-000000000000' });
     const [header, payload] = adminA.token.split('.');
     const tampered = `${header}.${payload}.${adminB.token.split('.')[2]}`;
-    for (const token of [undefined, 'garbage', 'a.b.c', expired, wrongAudience, tampered]) {
+    const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString());
+    const unknownTenant = `${header}.${part({ ...claims, tid: '00000000-0000-4000-8000-000000000000' })}.${adminA.token.split('.')[2]}`;
+    const otherClient = `${header}.${part({ ...claims, client_id: adminB.clientId })}.${adminA.token.split('.')[2]}`;
+    for (const token of [undefined, 'garbage', 'a.b.c', expired, wrongAudience, tampered, unknownTenant, otherClient]) {
       const response = await call('get', '/clients', token);
       expectProblem(response, 401, 'unauthorized');
       expect(response.headers['www-authenticate']).toMatch(/^Bearer error="invalid_token"/);

@@ -3,6 +3,7 @@ import { AccountsModule } from '@gatehouse/accounts';
 import { ApisModule } from '@gatehouse/apis';
 import { AuditModule } from '@gatehouse/audit';
 import { MailModule } from '@gatehouse/mail';
+import { AdminCallerRepository } from './admin-caller.repository.js';
 import { ClientBrowseRepository } from './client-browse.repository.js';
 import { ClientBrowseService } from './client-browse.service.js';
 import { ClientCertificateService } from './client-certificate.service.js';
@@ -13,7 +14,7 @@ import { SecretExpiryWarningService } from './secret-expiry-warning.service.js';
 
 @Module({
   imports: [AuditModule, AccountsModule, ApisModule, MailModule],
-  providers: [ClientRepository, ClientBrowseRepository, ClientBrowseService, ScopeResolver, ClientService, ClientCertificateService, SecretExpiryWarningService],
-  exports: [ClientService, ClientBrowseService, ClientCertificateService, ClientRepository, SecretExpiryWarningService],
+  providers: [AdminCallerRepository, ClientRepository, ClientBrowseRepository, ClientBrowseService, ScopeResolver, ClientService, ClientCertificateService, SecretExpiryWarningService],
+  exports: [AdminCallerRepository, ClientService, ClientBrowseService, ClientCertificateService, ClientRepository, SecretExpiryWarningService],
 })
 export class ClientsModule {}

@@ -4,6 +4,7 @@ export * from './client-certificate.entity.js';
 export * from './client-scope-grant.entity.js';
 export * from './client.errors.js';
 export * from './client.repository.js';
+export * from './admin-caller.repository.js';
 export * from './client.view.js';
 export * from './scope-resolver.js';
 export * from './operator-client.policy.js';

@@ -2,9 +2,8 @@ import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/com
 import { Reflector } from '@nestjs/core';
 import { decodeJwt } from 'jose';
 import { isUUID } from 'class-validator';
-import { type Permission, UserService, permissionsOf } from '@gatehouse/accounts';
-import { ApiService } from '@gatehouse/apis';
-import { ClientService } from '@gatehouse/clients';
+import { type Permission, permissionsOf } from '@gatehouse/accounts';
+import { AdminCallerRepository } from '@gatehouse/clients';
 import { AccessTokenError, SigningKeyService } from '@gatehouse/tokens';
 import { AuthError, AuthErrorCode } from './auth.errors.js';
 import type { AdminPrincipal, RequestWithPrincipal } from './principal.js';
@@ -24,10 +23,8 @@ function unauthorized(message = 'A valid bearer token for the admin API is requi
 export class AdminAuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
-    private readonly apis: ApiService,
+    private readonly callers: AdminCallerRepository,
     private readonly keys: SigningKeyService,
-    private readonly clients: ClientService,
-    private readonly users: UserService,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -47,24 +44,23 @@ export class AdminAuthGuard implements CanActivate {
     const match = typeof header === 'string' ? BEARER.exec(header.trim()) : null;
     if (!match?.[1]) throw unauthorized();
     const jwt = match[1];
-    const tenantId = unverifiedTenant(jwt);
-    const adminApi = await this.apis.findAdminApi(tenantId);
-    if (!adminApi) throw unauthorized();
-    const claims = await this.keys.verifyAccessToken(tenantId, jwt, { audience: adminApi.appId }).catch((error: unknown) => {
+    const unverified = unverifiedClaims(jwt);
+    // Read before the signature is checked only to know the audience; nothing is trusted until then.
+    const caller = await this.callers.find(unverified.tenantId, unverified.clientId);
+    if (!caller) throw unauthorized();
+    const claims = await this.keys.verifyAccessToken(unverified.tenantId, jwt, { audience: caller.adminAppId }).catch((error: unknown) => {
       if (error instanceof AccessTokenError) throw unauthorized(`The token is not accepted (${error.code}).`);
       throw error;
     });
-    const clientId = typeof claims.client_id === 'string' ? claims.client_id : '';
-    const client = await this.clients.findByClientId(tenantId, clientId);
-    if (!client || client.state !== 'active' || !client.ownerUserId || claims.sub !== client.id) throw unauthorized();
-    const owner = await this.users.findById(tenantId, client.ownerUserId);
-    if (!owner || owner.status !== 'active') throw unauthorized();
+    const { client, owner } = caller;
+    if (claims.client_id !== unverified.clientId || !client || client.state !== 'active' || claims.sub !== client.id) throw unauthorized();
+    if (!owner || owner.id !== client.ownerUserId || owner.status !== 'active') throw unauthorized();
     const granted = new Set(Array.isArray(claims.roles) ? claims.roles.filter((r): r is string => typeof r === 'string') : []);
     return {
       type: 'user',
-      tenantId,
+      tenantId: unverified.tenantId,
       userId: owner.id,
-      clientId: client.clientId,
+      clientId: unverified.clientId,
       permissions: permissionsOf(owner.roles).filter((permission) => granted.has(permission)),
       requestId: typeof request.id === 'string' ? request.id : undefined,
       sourceAddress: request.ip,
@@ -72,13 +68,15 @@ export class AdminAuthGuard implements CanActivate {
   }
 }
 
-/** The `tid` claim, read without verification only to pick the tenant whose keys verify it. */
-function unverifiedTenant(jwt: string): string {
+/** The `tid` and `client_id` claims, read without verification only to pick the tenant's keys and the caller's rows. */
+function unverifiedClaims(jwt: string): { tenantId: string; clientId: string } {
+  let claims: Record<string, unknown>;
   try {
-    const tid = decodeJwt(jwt).tid;
-    if (typeof tid === 'string' && isUUID(tid)) return tid;
+    claims = decodeJwt(jwt);
   } catch {
     throw unauthorized();
   }
-  throw unauthorized();
+  const { tid, client_id: clientId } = claims;
+  if (typeof tid !== 'string' || !isUUID(tid)) throw unauthorized();
+  return { tenantId: tid, clientId: typeof clientId === 'string' ? clientId : '' };
 }
