@@ -5,11 +5,20 @@ export interface PacedResult {
   sent: number;
   ok: number;
   failed: number;
+  /** What the failed requests got: a status, `0` for no framed answer (reset, closed, unframed), `unsent` past the deadline. */
+  failedBy: Record<string, number>;
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
   /** p99 of the requests due in each second of the run, in order (where the latency came from). */
   p99BySecondMs: number[];
+}
+
+/** The failures of a run by what they got, e.g. `503: 2, 0: 1`. */
+export function failedByText(result: Pick<PacedResult, 'failedBy'>): string {
+  return Object.entries(result.failedBy)
+    .map(([got, count]) => `${got === '0' ? 'no answer' : got}: ${count}`)
+    .join(', ');
 }
 
 /** What the generator process is given: the load, and how long it first warms itself against a sink of its own. */
@@ -132,6 +141,7 @@ export async function pacedLoad(options: {
   const latencies: number[] = [];
   const bySecond: number[][] = [];
   let failed = 0;
+  const failedBy: Record<string, number> = {};
   // Requests are due in order: those due but not yet sent are the indexes next … dueCount - 1, each
   // formatted when a connection takes it. (A queue of formatted requests with shift() was linear per
   // request once the server fell behind: the generator became the bottleneck and held gigabytes.)
@@ -166,7 +176,10 @@ export async function pacedLoad(options: {
             const latency = performance.now() - due;
             latencies.push(latency);
             (bySecond[Math.floor((due - measuredFrom) / 1000)] ??= []).push(latency);
-          } else failed++;
+          } else {
+            failed++;
+            failedBy[status] = (failedBy[status] ?? 0) + 1;
+          }
           settled++;
           if (settled === total) resolve();
           else dispatch();
@@ -198,6 +211,7 @@ export async function pacedLoad(options: {
     sent: dueCount - warmup,
     ok: latencies.length,
     failed: failed + abandoned,
+    failedBy: abandoned > 0 ? { ...failedBy, unsent: abandoned } : failedBy,
     p50Ms: round(at(0.5)),
     p99Ms: round(at(0.99)),
     maxMs: round(latencies.at(-1) ?? 0),
