@@ -104,11 +104,6 @@ export class ApiService {
     return api;
   }
 
-  /** The tenant's built-in admin API, or `null` before bootstrap. */
-  findAdminApi(tenantId: string): Promise<Api | null> {
-    return this.apis.findByIdentifier(tenantId, ADMIN_API_IDENTIFIER);
-  }
-
   async create(tenantId: string, actor: Actor, input: CreateApiInput): Promise<ApiView> {
     const identifier = input.identifier.trim();
     if (identifier.toLowerCase() === ADMIN_API_IDENTIFIER || identifier.toLowerCase().startsWith(`${ADMIN_API_IDENTIFIER}/`)) {
