@@ -17,6 +17,7 @@ import { KeysetListIndexes1795450592018 } from './1795450592018-KeysetListIndexe
 import { SpentAssertionsWithoutForeignKeys1795460000000 } from './1795460000000-SpentAssertionsWithoutForeignKeys.js';
 import { LeanerAuditWrites1795460000001 } from './1795460000001-LeanerAuditWrites.js';
 import { AwaitingClientsByKeysetOnly1795470000000 } from './1795470000000-AwaitingClientsByKeysetOnly.js';
+import { TimeOrderedInvitationIds1795490000000 } from './1795490000000-TimeOrderedInvitationIds.js';
 import { InvitationExpiryByPosition1795480000000 } from './1795480000000-InvitationExpiryByPosition.js';
 
 /** Every migration, in order. Listed explicitly: a glob would load some files twice. */
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   LeanerAuditWrites1795460000001,
   AwaitingClientsByKeysetOnly1795470000000,
   InvitationExpiryByPosition1795480000000,
+  TimeOrderedInvitationIds1795490000000,
 ];

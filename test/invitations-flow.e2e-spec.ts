@@ -76,6 +76,7 @@ describe('invitations, documentation sections and account links', () => {
   it('creates an invitation whose mail reaches SMTP with a link built from PUBLIC_URL, escaped HTML', async () => {
     const { view, token } = await invite(alice.id, ['orders-api', 'billing']);
     expect(view).toMatchObject({ userId: alice.id, sections: ['orders-api', 'billing'], status: 'pending' });
+    expect(view.id, 'time-ordered: UUID version 7, so the sweep audits invitations nearly in id order').toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab]/);
     expect(Object.keys(view).sort()).toEqual(['acceptedAt', 'createdAt', 'expiresAt', 'id', 'revokedAt', 'sections', 'status', 'userId']);
     expect(new Date(view.expiresAt).getTime() - Date.now()).toBeGreaterThan(167 * 3600_000);
     const mail = sink.messages.at(-1)!;
