@@ -14,11 +14,10 @@ export interface PacedResult {
   p99BySecondMs: number[];
 }
 
-/** The failures of a run by what they got, e.g. `503: 2, 0: 1`. */
-export function failedByText(result: Pick<PacedResult, 'failedBy'>): string {
-  return Object.entries(result.failedBy)
-    .map(([got, count]) => `${got === '0' ? 'no answer' : got}: ${count}`)
-    .join(', ');
+/** A run's failures and what they got, e.g. `3 failed of 45490 (503: 2, no answer: 1)`. */
+export function failuresText(result: Pick<PacedResult, 'failed' | 'sent' | 'failedBy'>): string {
+  const by = Object.entries(result.failedBy).map(([got, count]) => `${got === '0' ? 'no answer' : got}: ${count}`);
+  return `${result.failed} failed of ${result.sent} (${by.join(', ')})`;
 }
 
 /** What the generator process is given: the load, and how long it first warms itself against a sink of its own. */
@@ -140,7 +139,6 @@ export async function pacedLoad(options: {
   let total = warmup + Math.max(1, Math.round(options.rate * options.seconds));
   const latencies: number[] = [];
   const bySecond: number[][] = [];
-  let failed = 0;
   const failedBy: Record<string, number> = {};
   // Requests are due in order: those due but not yet sent are the indexes next … dueCount - 1, each
   // formatted when a connection takes it. (A queue of formatted requests with shift() was linear per
@@ -176,10 +174,7 @@ export async function pacedLoad(options: {
             const latency = performance.now() - due;
             latencies.push(latency);
             (bySecond[Math.floor((due - measuredFrom) / 1000)] ??= []).push(latency);
-          } else {
-            failed++;
-            failedBy[status] = (failedBy[status] ?? 0) + 1;
-          }
+          } else failedBy[status] = (failedBy[status] ?? 0) + 1;
           settled++;
           if (settled === total) resolve();
           else dispatch();
@@ -210,7 +205,7 @@ export async function pacedLoad(options: {
   return {
     sent: dueCount - warmup,
     ok: latencies.length,
-    failed: failed + abandoned,
+    failed: Object.values(failedBy).reduce((sum, n) => sum + n, abandoned),
     failedBy: abandoned > 0 ? { ...failedBy, unsent: abandoned } : failedBy,
     p50Ms: round(at(0.5)),
     p99Ms: round(at(0.99)),

@@ -13,7 +13,7 @@ import {
   stopServer,
 } from './harness.js';
 import { type PacedTraffic, pacedTrafficInChild } from './server-windows.js';
-import { type PacedResult, failedByText } from './paced-load.js';
+import { type PacedResult, failuresText } from './paced-load.js';
 import { tokenBody } from './scale-data.js';
 
 /** Bodies of clients 0 … count−1, precomputed up to this many (beyond, each is derived when sent). */
@@ -136,7 +136,7 @@ function rotatingTraffic(
   });
   const result = traffic.result.then((paced) => {
     if (paced.failed > 0)
-      failures.push(`gatehouse at ${Math.round(rate)}/s over ${clients.count} clients: ${paced.failed} failed of ${paced.sent} (${failedByText(paced)})`);
+      failures.push(`gatehouse at ${Math.round(rate)}/s over ${clients.count} clients: ${failuresText(paced)}`);
     return paced;
   });
   return { ...traffic, result };

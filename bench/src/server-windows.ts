@@ -16,7 +16,7 @@ import {
   stopServer,
   verifyOneToken,
 } from './harness.js';
-import { type PacedChildOptions, type PacedResult, failedByText } from './paced-load.js';
+import { type PacedChildOptions, type PacedResult, failuresText } from './paced-load.js';
 import { type ProfileSummary, type ProfileWindow, monotonicMicros, summarizeCpuProfile } from './cpu-profile.js';
 import type { Algorithm } from './protocol.js';
 
@@ -50,7 +50,7 @@ export async function p99AtRate(
         seconds: settings.durationSeconds,
         warmupSeconds: smoke ? 0 : 2,
       });
-      if (paced.failed > 0) failures.push(`${target.name} at ${rate}/s: ${paced.failed} failed of ${paced.sent} (${failedByText(paced)})`);
+      if (paced.failed > 0) failures.push(`${target.name} at ${rate}/s: ${failuresText(paced)}`);
       windowsMs.push(paced.p99Ms);
     }
     const sorted = [...windowsMs].sort((a, b) => a - b);

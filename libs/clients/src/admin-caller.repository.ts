@@ -11,7 +11,7 @@ export interface AdminCaller {
   /** The tenant's built-in admin API's app id: the audience its tokens must carry. */
   adminAppId: string;
   /** The client named by the token's `client_id`, when the tenant has it. */
-  client: { id: string; state: ClientState; ownerUserId: string | null } | null;
+  client: { id: string; state: ClientState } | null;
   /** That client's owner, when it has one. */
   owner: { id: string; status: UserStatus; roles: Role[] } | null;
 }
@@ -20,7 +20,6 @@ interface CallerRow {
   admin_app_id: string;
   client_uuid: string | null;
   client_state: ClientState | null;
-  owner_user_id: string | null;
   owner_id: string | null;
   owner_status: UserStatus | null;
   owner_roles: Role[] | null;
@@ -39,7 +38,7 @@ export class AdminCallerRepository {
   async find(tenantId: string, clientId: string): Promise<AdminCaller | null> {
     if (!isUUID(tenantId)) return null;
     const rows: CallerRow[] = await this.dataSource.query(
-      `SELECT a.app_id AS admin_app_id, c.id AS client_uuid, c.state AS client_state, c.owner_user_id,
+      `SELECT a.app_id AS admin_app_id, c.id AS client_uuid, c.state AS client_state,
               u.id AS owner_id, u.status AS owner_status, u.roles AS owner_roles
          FROM apis a
          LEFT JOIN api_clients c ON c.tenant_id = a.tenant_id AND c.client_id = $3::uuid
@@ -51,7 +50,7 @@ export class AdminCallerRepository {
     if (!row) return null;
     return {
       adminAppId: row.admin_app_id,
-      client: row.client_uuid ? { id: row.client_uuid, state: row.client_state!, ownerUserId: row.owner_user_id } : null,
+      client: row.client_uuid ? { id: row.client_uuid, state: row.client_state! } : null,
       owner: row.owner_id ? { id: row.owner_id, status: row.owner_status!, roles: row.owner_roles ?? [] } : null,
     };
   }

@@ -53,8 +53,8 @@ export class AdminAuthGuard implements CanActivate {
       throw error;
     });
     const { client, owner } = caller;
-    if (claims.client_id !== unverified.clientId || !client || client.state !== 'active' || claims.sub !== client.id) throw unauthorized();
-    if (!owner || owner.id !== client.ownerUserId || owner.status !== 'active') throw unauthorized();
+    if (!client || client.state !== 'active' || claims.sub !== client.id) throw unauthorized();
+    if (!owner || owner.status !== 'active') throw unauthorized();
     const granted = new Set(Array.isArray(claims.roles) ? claims.roles.filter((r): r is string => typeof r === 'string') : []);
     return {
       type: 'user',
