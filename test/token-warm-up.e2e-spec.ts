@@ -37,7 +37,9 @@ describe('token path warm-up at start', () => {
 
   it('issues its tokens before the app serves, and leaves no trace: no rows, no counted tokens, no refusals, no tenant to reach', async () => {
     await pause(50);
-    expect(logs.text).toMatch(/token path warmed up: 400 requests in \d+ ms/);
+    // Many clients in turn and a new connection every ten requests: a first second's many clients and connections.
+    const warmed = /token path warmed up: 400 requests from 320 clients on (\d+) connections in \d+ ms/.exec(logs.text);
+    expect(Number(warmed?.[1])).toBeGreaterThanOrEqual(40); // 40, or a few more that the last requests raced to
     expect(logs.text).not.toContain('token request refused');
     const metrics = await app.get(MetricsRegistry).registry.metrics();
     expect(metrics).toMatch(/^gatehouse_tokens_issued_total 0$/m);

@@ -76,25 +76,22 @@ export class CredentialDirectory {
   }
 
   /**
-   * Holds a tenant, its API and a client that exist in memory only (the start-up warm-up's) until
+   * Holds a tenant, its API and clients that exist in memory only (the start-up warm-up's) until
    * the returned release is called; null, holding nothing, when the caches cannot hold entries now
    * (the change listener is not connected).
    */
-  holdSynthetic(tenant: Tenant, api: ApiRow, snapshot: ClientSnapshot): (() => void) | null {
-    const keys = {
-      tenant: tenant.id,
-      api: `${tenant.id}|${api.identifier}`,
-      client: `${tenant.id}|${snapshot.client.clientId}`,
-    };
+  holdSynthetic(tenant: Tenant, api: ApiRow, snapshots: ClientSnapshot[]): (() => void) | null {
+    const apiKey = `${tenant.id}|${api.identifier}`;
+    const clientKeys = snapshots.map((snapshot) => `${tenant.id}|${snapshot.client.clientId}`);
     const release = () => {
-      this.tenants.forget(keys.tenant);
-      this.apis.forget(keys.api);
-      this.clients.forget(keys.client);
+      this.tenants.forget(tenant.id);
+      this.apis.forget(apiKey);
+      for (const key of clientKeys) this.clients.forget(key);
     };
-    this.tenants.remember(keys.tenant, '', tenant, this.tenants.version);
-    this.apis.remember(keys.api, tenant.id, api, this.apis.version);
-    this.clients.remember(keys.client, tenant.id, snapshot, this.clients.version);
-    if (this.tenants.has(keys.tenant) && this.apis.has(keys.api) && this.clients.has(keys.client)) return release;
+    this.tenants.remember(tenant.id, '', tenant, this.tenants.version);
+    this.apis.remember(apiKey, tenant.id, api, this.apis.version);
+    snapshots.forEach((snapshot, i) => this.clients.remember(clientKeys[i]!, tenant.id, snapshot, this.clients.version));
+    if (this.tenants.has(tenant.id) && this.apis.has(apiKey) && clientKeys.every((key) => this.clients.has(key))) return release;
     release();
     return null;
   }

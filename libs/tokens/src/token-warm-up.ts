@@ -10,15 +10,22 @@ import { SigningKeyService } from './signing-key.service.js';
 export interface WarmUpIdentity {
   /** The token path's tenant segment (the synthetic tenant's id). */
   tenant: string;
-  /** A form body that the held client is issued a token for. */
-  body: string;
+  /** Form bodies, one per held client, that the client is issued a token for. */
+  bodies: string[];
   release(): void;
 }
 
 const SCOPE = 'Warm.Up';
 
 /**
- * What an identity app issues tokens to before it serves: a tenant, an API, an active client with a
+ * Clients the warm-up holds and takes in turn: more than the client cache keeps unpacked
+ * (`UNPACKED_LINES`), so that the path of a client read from its packed entry is warmed up too, as
+ * a replica's first requests from many clients take it (one client would be unpacked only once).
+ */
+export const WARM_UP_CLIENTS = 320;
+
+/**
+ * What an identity app issues tokens to before it serves: a tenant, an API, active clients with a
  * secret and an ES256 key that exist in this process' memory only (never in the database, never in
  * another replica), random on every start. Held through the caches the token endpoint reads, so
  * the requests take the very path real ones take; released (dropped from the caches) after.
@@ -51,33 +58,40 @@ export class TokenWarmUp {
       scopes: [SCOPE],
       accessTokenVersion: 2,
     };
-    const secret = randomBytes(32).toString('base64url');
-    const snapshot: ClientSnapshot = {
-      client: {
-        id: randomUUID(),
-        clientId: randomUUID(),
-        state: 'active',
-        ownerUserId: null,
-        ownerStatus: null,
-        ownerRoles: [],
-      },
-      secrets: [{ hash: this.hasher.hash(secret).toString('latin1'), expiresAtMs: Date.now() + 3_600_000 }],
-      certificates: [],
-      grants: new Map([[api.id, [SCOPE]]]),
-    };
+    const clients = Array.from({ length: WARM_UP_CLIENTS }, () => {
+      const secret = randomBytes(32).toString('base64url');
+      const snapshot: ClientSnapshot = {
+        client: {
+          id: randomUUID(),
+          clientId: randomUUID(),
+          state: 'active',
+          ownerUserId: null,
+          ownerStatus: null,
+          ownerRoles: [],
+        },
+        secrets: [{ hash: this.hasher.hash(secret).toString('latin1'), expiresAtMs: Date.now() + 3_600_000 }],
+        certificates: [],
+        grants: new Map([[api.id, [SCOPE]]]),
+      };
+      const body = new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: snapshot.client.clientId,
+        client_secret: secret,
+        scope: `${api.identifier}/.default`,
+      }).toString();
+      return { snapshot, body };
+    });
     const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    const releaseDirectory = this.directory.holdSynthetic(tenant, api, snapshot);
+    const releaseDirectory = this.directory.holdSynthetic(
+      tenant,
+      api,
+      clients.map((c) => c.snapshot),
+    );
     if (!releaseDirectory) return null;
     const releaseSigner = this.signingKeys.holdSynthetic(tenant.id, { key: privateKey, kid: 'warm-up', alg: 'ES256' });
-    const body = new URLSearchParams({
-      grant_type: 'client_credentials',
-      client_id: snapshot.client.clientId,
-      client_secret: secret,
-      scope: `${api.identifier}/.default`,
-    }).toString();
     return {
       tenant: tenant.id,
-      body,
+      bodies: clients.map((c) => c.body),
       release: () => {
         releaseDirectory();
         releaseSigner();

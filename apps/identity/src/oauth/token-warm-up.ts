@@ -9,13 +9,19 @@ import type { Listener } from './token-fast-path.js';
 import { warmUpRequests } from './token-warm-up-requests.js';
 
 const CONNECTIONS = 8;
+/**
+ * Requests a warm-up connection sends before it closes and the next one opens: a replica's first
+ * second brings hundreds of new connections (a load balancer's, a client pool's), and the code of a
+ * connection's first request is then optimized too, not only that of the requests after it.
+ */
+const REQUESTS_PER_CONNECTION = 10;
 const EXPRESS_EVERY = 20;
 
 /**
  * Sends the app `requests` requests before it serves, through its own server (or, over TLS, its
  * request listener on a plain server of its own) on a loopback port: token requests (the fast path,
- * the endpoint, the grant, signing) for a tenant and client that exist in memory only
- * ({@link TokenWarmUp}), in the header sets of common clients, and one health probe through Express
+ * the endpoint, the grant, signing) for a tenant and clients that exist in memory only
+ * ({@link TokenWarmUp}: clients taken in turn), in the header sets of common clients, and one health probe through Express
  * in every {@link EXPRESS_EVERY}. A fresh process runs its first requests in V8's interpreter, and
  * code optimized for other objects than real requests bring is thrown away at the first of them:
  * measured (BENCHMARKS.md), at half its peak a fresh replica's p99 over its first 10 s was 165 ms
@@ -35,6 +41,7 @@ export async function warmUpTokenPath(app: NestExpressApplication, requests: num
   const server = appServer instanceof TlsServer ? createServer(appServer.listeners('request')[0] as Listener) : appServer;
   const started = performance.now();
   let sent = 0;
+  let connections = 0;
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject).listen(0, '127.0.0.1', () => {
@@ -43,7 +50,8 @@ export async function warmUpTokenPath(app: NestExpressApplication, requests: num
       });
     });
     const { port } = server.address() as AddressInfo;
-    const variants = warmUpRequests(`/${identity.tenant}/oauth2/v2.0/token`, `127.0.0.1:${port}`, identity.body);
+    // Each held client in every header set, the clients taken in turn.
+    const variants = identity.bodies.map((body) => warmUpRequests(`/${identity.tenant}/oauth2/v2.0/token`, `127.0.0.1:${port}`, body));
     // One request through Express first: its request logging enters an AsyncLocalStorage, which on
     // Node 20 turns on async hooks for the rest of the process and sends the token path's optimized
     // code back to the interpreter. Measured (BENCHMARKS.md): a replica whose first Express request
@@ -56,10 +64,21 @@ export async function warmUpTokenPath(app: NestExpressApplication, requests: num
     // and response objects (Express gives its own their own prototypes).
     const next = () => {
       if (sent >= requests) return null;
-      return ++sent % EXPRESS_EVERY === 0 ? probe : variants[sent % variants.length]!;
+      if (++sent % EXPRESS_EVERY === 0) return probe;
+      const sets = variants[sent % variants.length]!;
+      return sets[Math.floor(sent / variants.length) % sets.length]!;
     };
-    await Promise.all(Array.from({ length: CONNECTIONS }, () => lane(port, next)));
-    logger.log(`token path warmed up: ${requests} requests in ${Math.round(performance.now() - started)} ms`);
+    const connectionsInTurn = async () => {
+      while (sent < requests) {
+        let left = REQUESTS_PER_CONNECTION;
+        connections++;
+        await lane(port, () => (left-- > 0 ? next() : null));
+      }
+    };
+    await Promise.all(Array.from({ length: CONNECTIONS }, connectionsInTurn));
+    logger.log(
+      `token path warmed up: ${requests} requests from ${identity.bodies.length} clients on ${connections} connections in ${Math.round(performance.now() - started)} ms`,
+    );
   } catch (error) {
     logger.warn(`token path warm-up ended after ${sent} requests: ${(error as Error).message}`);
   } finally {
