@@ -19,6 +19,7 @@ import { LeanerAuditWrites1795460000001 } from './1795460000001-LeanerAuditWrite
 import { AwaitingClientsByKeysetOnly1795470000000 } from './1795470000000-AwaitingClientsByKeysetOnly.js';
 import { TimeOrderedInvitationIds1795490000000 } from './1795490000000-TimeOrderedInvitationIds.js';
 import { InvitationExpiryByPosition1795480000000 } from './1795480000000-InvitationExpiryByPosition.js';
+import { AuditEventsWithoutTenantKey1795500000000 } from './1795500000000-AuditEventsWithoutTenantKey.js';
 
 /** Every migration, in order. Listed explicitly: a glob would load some files twice. */
 export const MIGRATIONS = [
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   AwaitingClientsByKeysetOnly1795470000000,
   InvitationExpiryByPosition1795480000000,
   TimeOrderedInvitationIds1795490000000,
+  AuditEventsWithoutTenantKey1795500000000,
 ];

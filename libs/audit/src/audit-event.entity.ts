@@ -1,5 +1,4 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
-import { Tenant } from '@gatehouse/tenants';
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
 
 export type ActorType = 'user' | 'client' | 'system';
 
@@ -19,12 +18,9 @@ export class AuditEvent {
   @PrimaryColumn({ type: 'uuid', default: () => 'gatehouse_uuid_v7()' })
   id: string;
 
+  /** The tenant's id, without a foreign key: an event is written with the tenant its request resolved (migration 1795500000000). */
   @Column({ type: 'uuid' })
   tenantId: string;
-
-  @ManyToOne(() => Tenant, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'tenant_id' })
-  tenant?: Relation<Tenant>;
 
   @CreateDateColumn({ type: 'timestamptz' })
   occurredAt: Date;
