@@ -72,6 +72,8 @@ export async function measureSweep(config: AppConfig, tenantId: string, rows: nu
 
 export interface SweepOptions {
   batchSize?: number;
+  /** The sweep's rest after a batch, as a fraction of the batch's time (default the product's). */
+  restRatio?: number;
   /** Awaited between the sweep and its check (a scenario stops the traffic it measures beside the sweep). */
   beforeCheck?: () => Promise<void>;
 }
@@ -100,7 +102,7 @@ async function sweepAndCheck(
   const dataSource = app.get(DataSource);
   const [{ at }] = (await dataSource.query('SELECT clock_timestamp() AS at')) as Array<{ at: Date }>;
   const started = process.hrtime.bigint();
-  const result = await app.get(InvitationSweepService).sweepExpired(options.batchSize);
+  const result = await app.get(InvitationSweepService).sweepExpired(options.batchSize, options.restRatio);
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   await options.beforeCheck?.(); // the check reads a million audit events: not while traffic is measured
   const [counts] = (await dataSource.query(

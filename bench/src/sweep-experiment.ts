@@ -16,7 +16,8 @@ const option = (name: string, fallback: number) =>
  * `--traffic=<clients>` (and `--rate=<tokens/s>`, `--passes=<warm passes>`), a fresh Gatehouse
  * serves that many generated clients round robin, open loop, one stream measured from the sweep's
  * start to its end, as the scale run's sweep scenario does. Each `--sql=<statement>` runs on the database
- * before the sweeps (a schema variant to compare).
+ * before the sweeps (a schema variant to compare). `--rests=<ratio>,<ratio>…` sweeps once with each
+ * rest ratio (see `SWEEP_REST_RATIO`), in that order, instead of `--repeat`.
  */
 export async function sweepExperiment(p: Provisioned, all: Target[]): Promise<number> {
   const at = process.argv.indexOf('--sweep');
@@ -39,18 +40,19 @@ export async function sweepExperiment(p: Provisioned, all: Target[]): Promise<nu
     await withClient(p.databaseUrl, (db) => db.query(sql));
     console.log(`ran: ${sql}`);
   }
-  for (let i = 0; i < option('repeat', 1); i++) {
+  const rests = process.argv.find((a) => a.startsWith('--rests='))?.slice(8).split(',').map(Number);
+  for (let i = 0; i < (rests?.length ?? option('repeat', 1)); i++) {
     const t1 = Date.now();
     await generateInvitations(p.databaseUrl, p.tenantId, invitations, overdue);
     console.log(`${invitations} invitations generated in ${((Date.now() - t1) / 1000).toFixed(1)} s`);
     await onServer('CHECKPOINT');
     const before = await stats(p.databaseUrl);
     const sweep = (beforeCheck?: () => Promise<void>) =>
-      timeSweep(p.config, invitations, overdue, { batchSize: option('batch', 5000), beforeCheck });
+      timeSweep(p.config, invitations, overdue, { batchSize: option('batch', 5000), restRatio: rests?.[i], beforeCheck });
     const figures = traffic > 0 ? await underTraffic(all, { seed, count: traffic }, option('rate', 3600), option('passes', 1), sweep) : await sweep();
     const after = await stats(p.databaseUrl);
     const delta = Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - before[k]!]));
-    console.log(`sweep: ${figures.overdue} of ${figures.rows} in ${figures.seconds} s`, delta);
+    console.log(`sweep${rests ? ` resting ${rests[i]}` : ''}: ${figures.overdue} of ${figures.rows} in ${figures.seconds} s`, delta);
   }
   return 0;
 }
