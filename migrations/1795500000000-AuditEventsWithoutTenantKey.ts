@@ -5,7 +5,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * happened (Keycloak's admin events keep their realm's id the same way). Every event is written
  * with the tenant its request or job resolved, so the key only cost a lookup and a lock of the
  * tenant's row per event: the expiry sweep of a million overdue invitations among ten million
- * spent a quarter of its time there (17.9 → 13.3–14.0 s; BENCHMARKS.md, "The sweep's rests").
+ * spent a quarter of its time there (17.9 → 13.3–14.0 s; BENCHMARKS.md, "The sweep beside token traffic: the database core it takes").
  * Tenants are never deleted, so its cascade never ran.
  */
 export class AuditEventsWithoutTenantKey1795500000000 implements MigrationInterface {

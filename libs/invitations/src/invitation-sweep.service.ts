@@ -13,7 +13,7 @@ export const SWEEP_MAX_BATCHES = 1000;
 /**
  * After a full batch the sweep rests this fraction of the time the batch took before the next, so a
  * backlog's batches leave the database (often on the cores token traffic needs) a share of its CPU:
- * measured in BENCHMARKS.md, "The sweep's rests".
+ * measured in BENCHMARKS.md, "The sweep beside token traffic: the database core it takes".
  */
 export const SWEEP_REST_RATIO = 0.75;
 

@@ -21,6 +21,8 @@ const SCOPE = 'Warm.Up';
  * Clients the warm-up holds and takes in turn: more than the client cache keeps unpacked
  * (`UNPACKED_LINES`), so that the path of a client read from its packed entry is warmed up too, as
  * a replica's first requests from many clients take it (one client would be unpacked only once).
+ * In a cache the preload filled, each takes a real client's place for the warm-up's second; those
+ * clients are read again on their next request.
  */
 export const WARM_UP_CLIENTS = 320;
 

@@ -21,8 +21,9 @@ const EXPRESS_EVERY = 20;
  * Sends the app `requests` requests before it serves, through its own server (or, over TLS, its
  * request listener on a plain server of its own) on a loopback port: token requests (the fast path,
  * the endpoint, the grant, signing) for a tenant and clients that exist in memory only
- * ({@link TokenWarmUp}: clients taken in turn), in the header sets of common clients, and one health probe through Express
- * in every {@link EXPRESS_EVERY}. A fresh process runs its first requests in V8's interpreter, and
+ * ({@link TokenWarmUp}: clients taken in turn), in the header sets of common clients on a new
+ * connection every {@link REQUESTS_PER_CONNECTION}, and one health probe through Express in every
+ * {@link EXPRESS_EVERY}. A fresh process runs its first requests in V8's interpreter, and
  * code optimized for other objects than real requests bring is thrown away at the first of them:
  * measured (BENCHMARKS.md), at half its peak a fresh replica's p99 over its first 10 s was 165 ms
  * after a warm-up of one header set on a server of its own, 8–25 ms after this one, 7 ms after a
