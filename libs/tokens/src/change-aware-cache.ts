@@ -18,7 +18,7 @@ export interface CacheCodec<V> {
 }
 
 /** Unpacked values kept for reuse, by slot (direct-mapped): a hot client is unpacked once, not per read. */
-const UNPACKED_LINES = 256;
+export const UNPACKED_LINES = 256;
 
 export interface ChangeAwareCacheOptions<V = unknown> {
   /** Change kinds that drop this cache's entries of the event's tenant. */

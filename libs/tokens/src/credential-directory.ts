@@ -82,7 +82,7 @@ export class CredentialDirectory {
    */
   holdSynthetic(tenant: Tenant, api: ApiRow, snapshots: ClientSnapshot[]): (() => void) | null {
     const apiKey = `${tenant.id}|${api.identifier}`;
-    const clientKeys = snapshots.map((snapshot) => `${tenant.id}|${snapshot.client.clientId}`);
+    const clientKeys = snapshots.map((snapshot) => storedKey(tenant.id, snapshot.client.clientId));
     const release = () => {
       this.tenants.forget(tenant.id);
       this.apis.forget(apiKey);

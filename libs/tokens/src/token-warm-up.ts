@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { SecretHasher } from '@gatehouse/crypto';
 import { Tenant } from '@gatehouse/tenants';
 import type { ApiRow, ClientSnapshot } from './client-credentials.repository.js';
+import { UNPACKED_LINES } from './change-aware-cache.js';
 import { CredentialDirectory } from './credential-directory.js';
 import { SigningKeyService } from './signing-key.service.js';
 
@@ -19,12 +20,12 @@ const SCOPE = 'Warm.Up';
 
 /**
  * Clients the warm-up holds and takes in turn: more than the client cache keeps unpacked
- * (`UNPACKED_LINES`), so that the path of a client read from its packed entry is warmed up too, as
+ * ({@link UNPACKED_LINES}), so that the path of a client read from its packed entry is warmed up too, as
  * a replica's first requests from many clients take it (one client would be unpacked only once).
  * In a cache the preload filled, each takes a real client's place for the warm-up's second; those
  * clients are read again on their next request.
  */
-export const WARM_UP_CLIENTS = 320;
+const WARM_UP_CLIENTS = UNPACKED_LINES + 64;
 
 /**
  * What an identity app issues tokens to before it serves: a tenant, an API, active clients with a
