@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { type KeyObject, createHmac, createSecretKey, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
 
 /**
@@ -31,7 +31,8 @@ export interface CookieSettings {
  * cookie and key, so a token of one is worthless in the other.
  */
 export class SignedDoubleSubmit {
-  private readonly key: Buffer;
+  /** A KeyObject, imported once (see SecretHasher: a Buffer key is imported again on every HMAC). */
+  private readonly key: KeyObject;
 
   constructor(
     pepper: Buffer,
@@ -39,7 +40,7 @@ export class SignedDoubleSubmit {
     private readonly cookieName: string,
     private readonly settings: CookieSettings,
   ) {
-    this.key = createHmac('sha256', pepper).update(purpose).digest();
+    this.key = createSecretKey(createHmac('sha256', pepper).update(purpose).digest());
   }
 
   /** The token for a form, setting its cookie when missing. */
