@@ -18,7 +18,7 @@ describe('deployment files', () => {
     expect(finalStage).toMatch(/^USER node$/m);
     expect(finalStage).toMatch(/^HEALTHCHECK .*deploy\/healthcheck\.mjs/m);
     expect(read('deploy/healthcheck.mjs')).toContain('/health/ready');
-    expect(readImage().entrypoint).toEqual(['node', 'dist/apps/cli/src/main.js']);
+    expect(readImage().entrypoint).toEqual(['node', '--max-semi-space-size=16', 'dist/apps/cli/src/main.js']);
     expect(readImage().env).toMatchObject({ NODE_ENV: 'production', HOST: '0.0.0.0' });
     expect(finalStage).toMatch(/^CMD \["start"\]$/m);
   });

@@ -40,6 +40,8 @@ export interface Target {
   jwksPath: string;
   body: string;
   env: Record<string, string>;
+  /** Node flags the server always starts with (Gatehouse: those of the image's ENTRYPOINT). */
+  nodeArgs?: string[];
 }
 
 export interface RunningServer {
@@ -157,7 +159,7 @@ export async function startServer(target: Target, nodeArgs: string[] = []): Prom
   const out = openSync(logFile, 'a');
   const script = join(here, target.script);
   const command = pin ? 'taskset' : process.execPath;
-  const args = [...(pin ? ['-c', '1', process.execPath] : []), ...nodeArgs, script];
+  const args = [...(pin ? ['-c', '1', process.execPath] : []), ...(target.nodeArgs ?? []), ...nodeArgs, script];
   const child = spawn(command, args, {
     env: { ...process.env, ...target.env, PORT: String(port), NODE_ENV: 'production' },
     stdio: ['ignore', out, out, 'ipc'],

@@ -1,6 +1,8 @@
 // Provisioning of the benchmark's database: a tenant, an API with a scope, a client with a secret
 // and a certificate, and the bootstrap operator's client — through the real services.
 import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { DataSource } from 'typeorm';
 import { ApiService } from '@gatehouse/apis';
@@ -15,7 +17,7 @@ import { SigningKeyService } from '@gatehouse/tokens';
 import type { AssertionAlgorithm, BenchCertificate } from './assertion-signer.js';
 import { createProvisioningContext } from '../../apps/cli/src/provisioning.context.js';
 import { benchConfig } from './bench-config.js';
-import { type Target, databaseUrl, onServer } from './harness.js';
+import { type Target, databaseUrl, onServer, repoRoot } from './harness.js';
 import { API_IDENTIFIER, type Algorithm, SCOPE_VALUE } from './protocol.js';
 
 export interface Provisioned {
@@ -142,6 +144,7 @@ export function targets(p: Provisioned, alg: Algorithm): Target[] {
       jwksPath: `/${p.tenantId}/discovery/v2.0/keys`,
       body: gatehouseForm,
       env: { DATABASE_URL: p.databaseUrl, PEPPER: p.pepper.toString('hex'), KEK: p.kek.toString('hex') },
+      nodeArgs: imageNodeFlags(),
     },
     {
       name: 'oidc-provider',
@@ -157,4 +160,14 @@ export function targets(p: Provisioned, alg: Algorithm): Target[] {
       env: { ...shared, RESOURCE: API_IDENTIFIER },
     },
   ];
+}
+
+/**
+ * The node flags of the image's ENTRYPOINT (`["node", ...flags, "<script>"]` in the Dockerfile), so
+ * that Gatehouse runs here as it does in production.
+ */
+export function imageNodeFlags(): string[] {
+  const dockerfile = readFileSync(join(repoRoot, 'Dockerfile'), 'utf8');
+  const entrypoint = JSON.parse(/^ENTRYPOINT (\[.*\])$/m.exec(dockerfile)?.[1] ?? '[]') as string[];
+  return entrypoint.slice(1, -1).filter((arg) => arg.startsWith('--'));
 }
