@@ -7,6 +7,7 @@ import type { AppConfig } from '@gatehouse/config';
 import { InvitationSweepService, InvitationsModule } from '@gatehouse/invitations';
 import { MailModule, MailOutbox, OutboxDeliveryService } from '@gatehouse/mail';
 import { coreImports } from '@gatehouse/schema';
+import { type GcPauses, watchGcPauses } from './gc-pauses.js';
 import type { PacedResult } from './paced-load.js';
 import type { PacedTraffic } from './server-windows.js';
 
@@ -123,25 +124,40 @@ async function sweepAndCheck(
 }
 
 /**
- * Runs `sweep` beside `traffic`, one continuous stream: the sweep starts when the traffic's
- * measured requests begin (after its lead-in, so no connection of the traffic is opened during the
- * sweep), and the traffic stops when the sweep's work is done, before its check (a count over every
- * invitation) — so the traffic's figures cover the sweep from its first statement to its last.
+ * The real sweep beside token traffic, one continuous stream, as a worker that is already running
+ * sweeps: the worker's context (its modules, its connections) starts before the traffic does, the
+ * sweep's first statement follows the traffic's lead-in (so no connection of the traffic is opened
+ * during the sweep), and the traffic stops when the sweep's work is done, before its check (a count
+ * over every invitation) — so the traffic's figures cover the sweep from its first statement to its
+ * last, and nothing of the worker's start.
  */
-export async function sweepUnderTraffic<T>(
-  sweep: (beforeCheck: () => Promise<void>) => Promise<T>,
-  traffic: PacedTraffic,
-): Promise<{ sweep: T; traffic: PacedResult }> {
-  traffic.result.catch(() => undefined); // awaited below; a sweep that fails first must not leave it unhandled
-  await traffic.measuring;
+export async function sweepUnderTraffic(
+  config: AppConfig,
+  sweep: { rows: number; overdue: number } & Omit<SweepOptions, 'beforeCheck'>,
+  startTraffic: () => PacedTraffic,
+): Promise<{ sweep: SweepFigures; traffic: PacedResult; orchestratorGc: GcPauses }> {
+  const app = await context(config);
   try {
-    const figures = await sweep(async () => {
+    // This process shares core 0 with the traffic's generator: it collects now, once the worker's
+    // context is up, and reports its collections from here to the sweep's end.
+    const gc = watchGcPauses();
+    const traffic = startTraffic();
+    traffic.result.catch(() => undefined); // awaited below; a sweep that fails first must not leave it unhandled
+    try {
+      await traffic.measuring;
+      const figures = await sweepAndCheck(app, sweep.rows, sweep.overdue, {
+        ...sweep,
+        beforeCheck: async () => {
+          traffic.stop();
+          await traffic.result;
+        },
+      });
+      return { sweep: figures, traffic: await traffic.result, orchestratorGc: gc.stop() };
+    } finally {
       traffic.stop();
-      await traffic.result;
-    });
-    return { sweep: figures, traffic: await traffic.result };
+    }
   } finally {
-    traffic.stop();
+    await app.close();
   }
 }
 

@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { sweepUnderTraffic, timeSweep } from './background.js';
+import { sweepUnderTraffic } from './background.js';
 import { type CurvePoint, type ListPoint } from './cost-plot.js';
 import { type Provisioned, type Target, round, rssMb, settings, smoke, startServer, stopServer } from './harness.js';
 import { type AdminScenario, measureAdmin } from './scale-admin-scenario.js';
 import { checkGeneratedClients, checkGeneratedToken } from './scale-check.js';
 import { generateClients, generateInvitations } from './scale-data.js';
-import { watchGcPauses } from './gc-pauses.js';
 import { type RotatingFigures, measureRotating, pacedRotating, pacedRotatingTraffic, rotatingLoad, sampleRss } from './scale-load.js';
 
 /** Sizes of the scale run; smoke mode keeps the code path at a thousandth of the data. */
@@ -177,13 +176,13 @@ export async function measureScale(p: Provisioned, gatehouse: Target, plotFile: 
       // them) a client is stored on its second request, so the traffic is a replica's steady state.
       await rotatingLoad(gatehouse, server, set(sizes.clients), { amount: 2 * sizes.clients });
       // One stream of paced traffic beside the sweep, measured from its first statement to its last.
-      const gc = watchGcPauses();
-      const { sweep: figures, traffic } = await sweepUnderTraffic(
-        (beforeCheck) => timeSweep(p.config, sizes.invitations, sizes.overdue, { beforeCheck }),
-        pacedRotatingTraffic(gatehouse, server, set(sizes.clients), onePeak / 2),
+      const { sweep: figures, traffic, orchestratorGc } = await sweepUnderTraffic(
+        p.config,
+        { rows: sizes.invitations, overdue: sizes.overdue },
+        () => pacedRotatingTraffic(gatehouse, server, set(sizes.clients), onePeak / 2),
       );
       return {
-        orchestratorGc: gc.stop(),
+        orchestratorGc,
         seconds: figures.seconds,
         tokenP99Ms: traffic.p99Ms,
         tokenMaxMs: traffic.maxMs,
