@@ -8,6 +8,7 @@ import {
   explainPlans,
   lastUsersCursor,
   pathP99,
+  pathsP99Together,
   startAdmin,
 } from './scale-admin.js';
 import { checkThroughAdminApi } from './scale-check.js';
@@ -87,8 +88,10 @@ export async function measureAdmin(
       awaiting: '/clients?state=awaiting_scopes&limit=50',
     };
     const figures: Record<keyof typeof paths, AdminPathFigure> = {} as never;
+    // The first and the last page side by side, in the same seconds: their ratio is the figure.
+    [figures.first, figures.last] = await pathsP99Together(admin, token, [paths.first, paths.last]);
     for (const [name, path] of Object.entries(paths) as Array<[keyof typeof paths, string]>) {
-      figures[name] = await pathP99(admin, token, path);
+      figures[name] ??= await pathP99(admin, token, path);
       console.log(`  scale: GET ${path.slice(0, 60)}: p99 ${figures[name].p99Ms} ms (status ${figures[name].status})`);
     }
     if (figures.search.p99Ms === null)

@@ -69,23 +69,42 @@ export async function adminGet(
 
 /** p99 of a path under closed-loop load: 4 connections, 1 s warm-up, then 5 s (in smoke: 40 requests). */
 export async function pathP99(admin: RunningServer, token: string, path: string): Promise<AdminPathFigure> {
-  const first = await adminGet(admin, token, path);
-  if (first.status !== 200) return { path, p99Ms: null, requestsPerSec: 0, status: first.status };
-  const options = {
+  return (await pathsP99Together(admin, token, [path]))[0]!;
+}
+
+/**
+ * The p99 of each path measured side by side in the same seconds: 4 connections shared among them
+ * (at least one each), 1 s warm-up, then 5 s (in smoke: 40 requests each). Paths compared with each
+ * other see the same collections and the same neighbours on the host, so their ratio is theirs. If
+ * any path is refused, none is measured (each keeps its own status).
+ */
+export async function pathsP99Together(
+  admin: RunningServer,
+  token: string,
+  paths: string[],
+): Promise<AdminPathFigure[]> {
+  const statuses = await Promise.all(paths.map(async (path) => (await adminGet(admin, token, path)).status));
+  const refused = statuses.findIndex((status) => status !== 200);
+  if (refused >= 0) return paths.map((path, i) => ({ path, p99Ms: null, requestsPerSec: 0, status: statuses[i]! }));
+  const options = (path: string) => ({
     url: `${admin.url}/admin/v1${path}`,
     headers: { authorization: `Bearer ${token}` },
-    connections: 4,
+    connections: Math.max(1, Math.floor(4 / paths.length)),
     timeout: 30,
-  };
-  if (!smoke) await autocannon({ ...options, duration: 1 });
-  const run = await autocannon({ ...options, ...(smoke ? { amount: 40, ...PROMPT_END } : { duration: 5 }) });
-  const bad = run.non2xx + run.errors + run.timeouts;
-  return {
-    path,
-    p99Ms: bad > 0 ? null : round(run.latency.p99, 2),
-    requestsPerSec: round(run.requests.total / Math.max(run.duration, 0.001), 0),
-    status: bad > 0 ? 500 : 200,
-  };
+  });
+  if (!smoke) await Promise.all(paths.map((path) => autocannon({ ...options(path), duration: 1 })));
+  const runs = await Promise.all(
+    paths.map((path) => autocannon({ ...options(path), ...(smoke ? { amount: 40, ...PROMPT_END } : { duration: 5 }) })),
+  );
+  return runs.map((run, i) => {
+    const bad = run.non2xx + run.errors + run.timeouts;
+    return {
+      path: paths[i]!,
+      p99Ms: bad > 0 ? null : round(run.latency.p99, 2),
+      requestsPerSec: round(run.requests.total / Math.max(run.duration, 0.001), 0),
+      status: bad > 0 ? 500 : 200,
+    };
+  });
 }
 
 /** The cursor of the last page of a tenant's users (50 a page), as the API would have issued it. */
