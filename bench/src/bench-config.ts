@@ -25,7 +25,7 @@ export function benchConfig(options: { databaseUrl: string; publicUrl: string; p
     logLevel: 'info',
     tokenOutageGraceSeconds: 600,
     tokenCacheClients: 150_000,
-    tokenWarmUpRequests: 5_000,
+    tokenWarmUpRequests: 20_000,
     tokenPreloadClients: 150_000,
     devTls: false,
     mailRetryHours: 24,

@@ -17,7 +17,7 @@ import { SigningKeyService } from '@gatehouse/tokens';
 import type { AssertionAlgorithm, BenchCertificate } from './assertion-signer.js';
 import { createProvisioningContext } from '../../apps/cli/src/provisioning.context.js';
 import { benchConfig } from './bench-config.js';
-import { type Target, databaseUrl, onServer, repoRoot } from './harness.js';
+import { type Target, databaseUrl, onServer, repoRoot, smoke } from './harness.js';
 import { API_IDENTIFIER, type Algorithm, SCOPE_VALUE } from './protocol.js';
 
 export interface Provisioned {
@@ -143,7 +143,13 @@ export function targets(p: Provisioned, alg: Algorithm): Target[] {
       tokenPath: `/${p.tenantId}/oauth2/v2.0/token`,
       jwksPath: `/${p.tenantId}/discovery/v2.0/keys`,
       body: gatehouseForm,
-      env: { DATABASE_URL: p.databaseUrl, PEPPER: p.pepper.toString('hex'), KEK: p.kek.toString('hex') },
+      env: {
+        DATABASE_URL: p.databaseUrl,
+        PEPPER: p.pepper.toString('hex'),
+        KEK: p.kek.toString('hex'),
+        // A smoke run checks that every scenario runs, not how fast: a short warm-up keeps it short.
+        ...(smoke ? { TOKEN_WARMUP_REQUESTS: '1000' } : {}),
+      },
       nodeArgs: imageNodeFlags(),
     },
     {

@@ -34,7 +34,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       tokenOutageGraceSeconds: 600,
       tokenCacheClients: 150_000,
-      tokenWarmUpRequests: 5_000,
+      tokenWarmUpRequests: 20_000,
       tokenPreloadClients: 150_000,
       devTls: false,
     });
@@ -49,7 +49,7 @@ describe('loadConfig', () => {
 
   it('TOKEN_WARMUP_REQUESTS takes 0 (no warm-up) up to a million', () => {
     expect(loadConfig({ DATA_DIR: dataDir(), TOKEN_WARMUP_REQUESTS: '0' }).tokenWarmUpRequests).toBe(0);
-    expect(loadConfig({ DATA_DIR: dataDir(), TOKEN_WARMUP_REQUESTS: '20000' }).tokenWarmUpRequests).toBe(20_000);
+    expect(loadConfig({ DATA_DIR: dataDir(), TOKEN_WARMUP_REQUESTS: '5000' }).tokenWarmUpRequests).toBe(5_000);
     expect(problemsOf({ DATA_DIR: dataDir(), TOKEN_WARMUP_REQUESTS: 'lots' })).toEqual([
       'TOKEN_WARMUP_REQUESTS must be a whole number from 0 to 1000000 (got "lots")',
     ]);

@@ -27,7 +27,7 @@ export function loadConfig(env: Env): AppConfig {
   const devTls = flag(read('DEV_TLS'), 'DEV_TLS', problems);
   const tokenOutageGraceSeconds = seconds(read('TOKEN_OUTAGE_GRACE_SECONDS') ?? '600', 'TOKEN_OUTAGE_GRACE_SECONDS', problems);
   const tokenCacheClients = wholeNumber(read('TOKEN_CACHE_CLIENTS') ?? '150000', 'TOKEN_CACHE_CLIENTS', problems);
-  const tokenWarmUpRequests = upTo(1_000_000, read('TOKEN_WARMUP_REQUESTS') ?? '5000', 'TOKEN_WARMUP_REQUESTS', problems);
+  const tokenWarmUpRequests = upTo(1_000_000, read('TOKEN_WARMUP_REQUESTS') ?? '20000', 'TOKEN_WARMUP_REQUESTS', problems);
   const tokenPreloadClients = upTo(999_999_999, read('TOKEN_PRELOAD_CLIENTS') ?? '150000', 'TOKEN_PRELOAD_CLIENTS', problems);
   const smtpUrl = optionalUrl(read('SMTP_URL'), ['smtp:', 'smtps:'], 'SMTP_URL', problems);
   const port = portNumber(read('PORT') ?? '3000', 'PORT', problems);
