@@ -28,8 +28,8 @@ const EXPRESS_EVERY = 20;
  * measured (BENCHMARKS.md), at half its peak a fresh replica's p99 over its first 10 s was 165 ms
  * after a warm-up of one header set on a server of its own, 8–25 ms after this one, 7 ms after a
  * minute of real traffic. Its length (TOKEN_WARMUP_REQUESTS) decides how much of V8's optimizing is
- * done before the first real request: after 5,000, the first seconds of load still had V8's compiler
- * threads take 150–300 ms a second of the replica's core (BENCHMARKS.md, "A cold start's compiler
+ * done before the first real request: after 5,000, V8's compiler threads still took 60–170 ms a
+ * second of the replica's core in the first seconds of load (BENCHMARKS.md, "A cold start's compiler
  * threads"). Tokens it issues are not counted in the metrics and go nowhere; a failure
  * ends the warm-up early (logged) and never the start.
  */
