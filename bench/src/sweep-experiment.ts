@@ -1,3 +1,4 @@
+import { SWEEP_BATCH_SIZE } from '@gatehouse/invitations';
 import { type SweepFigures, sweepUnderTraffic, timeSweep } from './background.js';
 import type { GcPauses } from './gc-pauses.js';
 import type { PacedResult } from './paced-load.js';
@@ -50,7 +51,7 @@ export async function sweepExperiment(p: Provisioned, all: Target[]): Promise<nu
     console.log(`${invitations} invitations generated in ${((Date.now() - t1) / 1000).toFixed(1)} s`);
     await onServer('CHECKPOINT');
     const before = await stats(p.databaseUrl);
-    const options = { rows: invitations, overdue, batchSize: option('batch', 5000), restRatio: rests?.[i] };
+    const options = { rows: invitations, overdue, batchSize: option('batch', SWEEP_BATCH_SIZE), restRatio: rests?.[i] };
     const figures =
       traffic > 0
         ? await underTraffic(all, { seed, count: traffic }, option('rate', 3600), option('passes', 1), (start) =>
