@@ -84,8 +84,8 @@ export async function pathsP99Together(
   paths: string[],
 ): Promise<AdminPathFigure[]> {
   const statuses = await Promise.all(paths.map(async (path) => (await adminGet(admin, token, path)).status));
-  const refused = statuses.findIndex((status) => status !== 200);
-  if (refused >= 0) return paths.map((path, i) => ({ path, p99Ms: null, requestsPerSec: 0, status: statuses[i]! }));
+  if (statuses.some((status) => status !== 200))
+    return paths.map((path, i) => ({ path, p99Ms: null, requestsPerSec: 0, status: statuses[i]! }));
   const options = (path: string) => ({
     url: `${admin.url}/admin/v1${path}`,
     headers: { authorization: `Bearer ${token}` },

@@ -1,12 +1,9 @@
 import { SWEEP_BATCH_SIZE } from '@gatehouse/invitations';
 import { type SweepFigures, sweepUnderTraffic, timeSweep } from './background.js';
-import type { GcPauses } from './gc-pauses.js';
-import type { PacedResult } from './paced-load.js';
 import { type Target, onServer, postgresSettings, startServer, stopServer } from './harness.js';
 import type { Provisioned } from './provision.js';
 import { generateAuditEvents, generateClients, generateInvitations, generateUsers, withClient } from './scale-data.js';
 import { pacedRotatingTraffic, rotatingLoad } from './scale-load.js';
-import type { PacedTraffic } from './server-windows.js';
 
 const option = (name: string, fallback: number) =>
   Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);
@@ -51,13 +48,11 @@ export async function sweepExperiment(p: Provisioned, all: Target[]): Promise<nu
     console.log(`${invitations} invitations generated in ${((Date.now() - t1) / 1000).toFixed(1)} s`);
     await onServer('CHECKPOINT');
     const before = await stats(p.databaseUrl);
-    const options = { rows: invitations, overdue, batchSize: option('batch', SWEEP_BATCH_SIZE), restRatio: rests?.[i] };
+    const sweep = { rows: invitations, overdue, batchSize: option('batch', SWEEP_BATCH_SIZE), restRatio: rests?.[i] };
     const figures =
       traffic > 0
-        ? await underTraffic(all, { seed, count: traffic }, option('rate', 3600), option('passes', 1), (start) =>
-            sweepUnderTraffic(p.config, options, start),
-          )
-        : await timeSweep(p.config, invitations, overdue, options);
+        ? await underTraffic(p, all, { seed, count: traffic }, option('rate', 3600), option('passes', 1), sweep)
+        : await timeSweep(p.config, invitations, overdue, sweep);
     const after = await stats(p.databaseUrl);
     const delta = Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - before[k]!]));
     console.log(`sweep${rests ? ` resting ${rests[i]}` : ''}: ${figures.overdue} of ${figures.rows} in ${figures.seconds} s`, delta);
@@ -76,19 +71,22 @@ async function stats(url: string): Promise<Record<string, number>> {
   });
 }
 
-/** Runs `sweep` while a fresh Gatehouse serves paced traffic, one stream measured over the sweep; prints it. */
+/** Runs the sweep while a fresh Gatehouse serves paced traffic, one stream measured over the sweep; prints it. */
 async function underTraffic(
+  p: Provisioned,
   all: Target[],
   clients: { seed: string; count: number },
   rate: number,
   passes: number,
-  sweep: (startTraffic: () => PacedTraffic) => Promise<{ sweep: SweepFigures; traffic: PacedResult; orchestratorGc: GcPauses }>,
+  sweep: Parameters<typeof sweepUnderTraffic>[1],
 ): Promise<SweepFigures> {
   const gatehouse = all.find((t) => t.name === 'gatehouse')!;
   const server = await startServer(gatehouse);
   try {
     if (passes > 0) await rotatingLoad(gatehouse, server, clients, { amount: clients.count * passes });
-    const { sweep: figures, traffic: t, orchestratorGc } = await sweep(() => pacedRotatingTraffic(gatehouse, server, clients, rate));
+    const { sweep: figures, traffic: t, orchestratorGc } = await sweepUnderTraffic(p.config, sweep, () =>
+      pacedRotatingTraffic(gatehouse, server, clients, rate),
+    );
     console.log(`  traffic: p50 ${t.p50Ms} p99 ${t.p99Ms} max ${t.maxMs} ms; p99 by second ${t.p99BySecondMs.join(' ')}`);
     console.log('  this process collected:', orchestratorGc);
     return figures;
