@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { printable } from '@gatehouse/logging';
@@ -12,6 +11,7 @@ import { CredentialDirectory } from './credential-directory.js';
 import { DEFAULT_SCOPE, assertMayRequest, grantedScopes, parseScopeParameter } from './scope-request.js';
 import { issuerOf, v1IssuerOf } from './issuers.js';
 import { type Signer, SigningKeyService } from './signing-key.service.js';
+import { newTokenId } from './token-id.js';
 import type { ClientAuthMethod, TokenRequestInput, TokenResponse } from './token-request.js';
 import { TokenRequestError, TokenRequestErrorCode } from './token-request.errors.js';
 
@@ -125,7 +125,8 @@ export class ClientCredentialsService {
     const iat = Math.floor(Date.now() / 1000);
     const expiresIn = tenant.accessTokenLifetimeSeconds;
     const claims = this.constantClaims(tenant, snapshot, api, scopes, method);
-    const accessToken = signAccessToken(signer, claims, { iat, exp: iat + expiresIn, jti: randomUUID() }, api.accessTokenVersion);
+    const { jti, uti } = newTokenId();
+    const accessToken = signAccessToken(signer, claims, { iat, exp: iat + expiresIn, jti, uti }, api.accessTokenVersion);
     return {
       token_type: 'Bearer',
       expires_in: expiresIn,

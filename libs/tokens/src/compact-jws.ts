@@ -2,6 +2,7 @@ import { type KeyObject, type SignKeyObjectInput, sign } from 'node:crypto';
 import { derToJose } from 'ecdsa-sig-formatter';
 import { CONVERT_DER } from './ecdsa-encoding.js';
 import type { Signer } from './signing-key.service.js';
+import type { TokenId } from './token-id.js';
 
 interface PreparedSigner {
   /** The protected header of every v2 access token the key signs (`typ: at+jwt`), base64url-encoded. */
@@ -33,10 +34,9 @@ function prepare(signer: Signer): PreparedSigner {
 }
 
 /** The claims that differ in every token, appended after the constant ones in this order. */
-export interface VaryingClaims {
+export interface VaryingClaims extends TokenId {
   iat: number;
   exp: number;
-  jti: string;
 }
 
 /**
@@ -52,19 +52,13 @@ export function constantClaimsJson(claims: Record<string, unknown>): string {
  * An access token, a compact JWS (RFC 7515) signed synchronously with the cached KeyObject:
  * RS256 = RSASSA-PKCS1-v1_5 with SHA-256; ES256 = ECDSA P-256 with SHA-256 in the JOSE (r ‖ s)
  * encoding. The payload is the constant claims then `iat`, `nbf` (= iat), `exp`, `jti` and `uti`
- * (Entra's token id: the jti's 16 bytes in base64url); integers, a UUID and base64url, so writing
+ * (Entra's token id: the jti's 16 bytes in base64url, see {@link TokenId}); integers, a UUID and base64url, so writing
  * them needs no escaping. The token endpoint's hot path; jose verifies the result in the tests.
  */
 export function signAccessToken(signer: Signer, constantClaims: string, varying: VaryingClaims, version: 1 | 2 = 2): string {
-  const { jti } = varying;
-  const payload = `${constantClaims}"iat":${varying.iat},"nbf":${varying.iat},"exp":${varying.exp},"jti":"${jti}","uti":"${utiOf(jti)}"}`;
+  const payload = `${constantClaims}"iat":${varying.iat},"nbf":${varying.iat},"exp":${varying.exp},"jti":"${varying.jti}","uti":"${varying.uti}"}`;
   const prepared = prepare(signer);
   const signingInput = `${version === 1 ? prepared.v1Header : prepared.header}.${Buffer.from(payload).toString('base64url')}`;
   const signature = sign('sha256', Buffer.from(signingInput), prepared.key);
   return `${signingInput}.${prepared.der ? derToJose(signature, 'ES256') : signature.toString('base64url')}`;
-}
-
-/** A UUID's 16 bytes in base64url (22 characters). */
-export function utiOf(uuid: string): string {
-  return Buffer.from(uuid.replace(/-/g, ''), 'hex').toString('base64url');
 }

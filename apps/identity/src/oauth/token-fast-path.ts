@@ -37,7 +37,9 @@ export function installTokenFastPath(app: NestExpressApplication): void {
   });
 }
 
+/** The tenant segment, percent-decoded; a segment without `%` (a GUID or a slug) is its own decoding. */
 function decodeSegment(segment: string): string | undefined {
+  if (!segment.includes('%')) return segment;
   try {
     return decodeURIComponent(segment);
   } catch {
