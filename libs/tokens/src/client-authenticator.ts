@@ -9,6 +9,8 @@ import { canonicalClientId } from './credential-directory.js';
 import { TokenRequestError, TokenRequestErrorCode } from './token-request.errors.js';
 
 const DUMMY_SECRET = { hash: Buffer.alloc(32, 0xa5).toString('latin1'), expiresAtMs: 0 };
+/** Where a stored hash (kept as a latin1 string) is written for the comparison: no Buffer per request. */
+const storedBytes = Buffer.alloc(32);
 
 export interface AuthenticationInput {
   tenantId: string;
@@ -76,8 +78,11 @@ export class ClientAuthenticator {
     const candidates = snapshot && snapshot.secrets.length > 0 ? snapshot.secrets : [DUMMY_SECRET];
     let outcome: SecretOutcome = 'invalid';
     for (const candidate of candidates) {
-      const stored = Buffer.from(candidate.hash, 'latin1');
-      const equal = stored.length === presented.length && timingSafeEqual(stored, presented);
+      // A hash of another length (none is stored) never equals the presented SHA-256.
+      const equal =
+        candidate.hash.length === storedBytes.length &&
+        storedBytes.write(candidate.hash, 'latin1') === storedBytes.length &&
+        timingSafeEqual(storedBytes, presented);
       if (!equal || !snapshot) continue;
       if (candidate.expiresAtMs > now) outcome = 'valid';
       else if (outcome === 'invalid') outcome = 'expired';

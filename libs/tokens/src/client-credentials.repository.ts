@@ -44,8 +44,11 @@ export interface ClientSnapshot {
   secrets: SecretRow[];
   /** Certificates registered for client assertions (expired ones included, told apart at use). */
   certificates: CertificateRow[];
-  /** Granted scope values by API id (never the admin API's: those come from the owner's roles). */
-  grants: Map<string, string[]>;
+  /**
+   * Granted scope values by API id, each list sorted (never the admin API's: those come from the
+   * owner's roles). Read only: a `.default` token carries the list itself.
+   */
+  grants: Map<string, readonly string[]>;
 }
 
 export interface ApiRow {
@@ -254,9 +257,9 @@ function intern(text: string): string {
 export const NONE: never[] = Object.freeze([]) as never[];
 
 /** Grant maps by their content: the clients of an API mostly hold the same scopes, so they share one. */
-const sharedGrants = new Map<string, Map<string, string[]>>();
+const sharedGrants = new Map<string, Map<string, readonly string[]>>();
 
-function grantsOf(rows: Array<{ apiId: string; value: string }>): Map<string, string[]> {
+function grantsOf(rows: Array<{ apiId: string; value: string }>): Map<string, readonly string[]> {
   const key = rows.map((g) => `${g.apiId} ${g.value}`).join('\n');
   const known = sharedGrants.get(key);
   if (known) return known;
@@ -265,6 +268,7 @@ function grantsOf(rows: Array<{ apiId: string; value: string }>): Map<string, st
     const apiId = intern(grant.apiId);
     grants.set(apiId, [...(grants.get(apiId) ?? []), intern(grant.value)]);
   }
+  for (const values of grants.values()) values.sort();
   if (sharedGrants.size < 10_000 && key.length <= 4_096) sharedGrants.set(key, grants);
   return grants;
 }

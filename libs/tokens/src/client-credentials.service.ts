@@ -5,7 +5,8 @@ import type { Tenant } from '@gatehouse/tenants';
 import type { ParsedAssertion } from './client-assertion.js';
 import { ClientAssertionAuthenticator } from './client-assertion-authenticator.js';
 import { ClientAuthenticator } from './client-authenticator.js';
-import { constantClaimsJson, signAccessToken } from './compact-jws.js';
+import { signAccessToken } from './compact-jws.js';
+import { ClaimsTemplates } from './claims-templates.js';
 import type { ApiRow, ClientSnapshot } from './client-credentials.repository.js';
 import { CredentialDirectory } from './credential-directory.js';
 import { DEFAULT_SCOPE, assertMayRequest, grantedScopes, parseScopeParameter } from './scope-request.js';
@@ -22,8 +23,8 @@ export const CLIENT_CREDENTIALS = 'client_credentials';
 /** The client credentials grant (RFC 6749 §4.4) with Entra's rules for `scope`. */
 @Injectable()
 export class ClientCredentialsService {
-  /** Claim templates by API row (a reloaded API is a new row) and by method and scopes. */
-  private readonly templatesByApi = new WeakMap<ApiRow, Map<string, ClaimsTemplate>>();
+  /** The constant part of every token's claims, written from templates. */
+  private readonly templates = new ClaimsTemplates((...args) => this.claims(...args));
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -51,7 +52,7 @@ export class ClientCredentialsService {
    * {@link TokenRequestError}s, thrown or rejected.
    */
   issue(input: TokenRequestInput): TokenResponse | Promise<TokenResponse> {
-    return this.attempt(input, {});
+    return this.attempt(input, NOTHING_LOADED);
   }
 
   /**
@@ -61,9 +62,8 @@ export class ClientCredentialsService {
    * authentication (a secret, or a certificate's assertion), API, scope grants, signing key.
    */
   private attempt(input: TokenRequestInput, loaded: Loaded): TokenResponse | Promise<TokenResponse> {
-    const again = (more: Loaded) => this.attempt(input, { ...loaded, ...more });
     const tenant = loaded.tenant ?? this.directory.cachedTenant(input.tenant);
-    if (!tenant) return this.resolveTenant(input.tenant).then((found) => again({ tenant: found }));
+    if (!tenant) return this.resolveTenant(input.tenant).then((found) => this.again(input, loaded, { tenant: found }));
     const grantType = required('grant_type', input.grantType);
     if (grantType !== CLIENT_CREDENTIALS) {
       throw new TokenRequestError(
@@ -82,12 +82,12 @@ export class ClientCredentialsService {
       const snapshot =
         loaded.snapshot !== undefined ? loaded.snapshot : this.directory.cachedClient(tenant.id, clientId);
       if (snapshot === undefined) {
-        return this.directory.client(tenant.id, clientId).then((found) => again({ tenant, snapshot: found, assertion }));
+        return this.directory.client(tenant.id, clientId).then((found) => this.again(input, loaded, { tenant, snapshot: found, assertion }));
       }
       if (assertion) {
         return this.assertions
           .authenticate({ tenant, clientId, assertion, basic: input.basic, origin: input.origin }, snapshot)
-          .then((found) => again({ tenant, client: found, assertion, method: '2' }));
+          .then((found) => this.again(input, loaded, { tenant, client: found, assertion, method: '2' }));
       }
       const authenticated = this.authenticator.authenticate(
         { tenantId: tenant.id, clientId, clientSecret, basic: input.basic, origin: input.origin },
@@ -98,7 +98,7 @@ export class ClientCredentialsService {
     }
     const api = loaded.api !== undefined ? loaded.api : this.directory.cachedApi(tenant.id, request.resource);
     if (api === undefined) {
-      return this.directory.api(tenant.id, request.resource).then((found) => again({ tenant, client, api: found }));
+      return this.directory.api(tenant.id, request.resource).then((found) => this.again(input, loaded, { tenant, client, api: found }));
     }
     assertMayRequest(api, client);
     if (!api) {
@@ -110,21 +110,26 @@ export class ClientCredentialsService {
     const scopes = grantedScopes(request, api, client);
     const signer = loaded.signer ?? this.signingKeys.cachedSigner(tenant.id);
     if (!signer)
-      return this.signingKeys.signer(tenant.id).then((found) => again({ tenant, client, api, signer: found }));
+      return this.signingKeys.signer(tenant.id).then((found) => this.again(input, loaded, { tenant, client, api, signer: found }));
     return this.sign(tenant, client, api, scopes, signer, loaded.method ?? '1');
+  }
+
+  /** The pass started again with what a load brought (a method, not a closure made on every pass). */
+  private again(input: TokenRequestInput, loaded: Loaded, more: Loaded): TokenResponse | Promise<TokenResponse> {
+    return this.attempt(input, { ...loaded, ...more });
   }
 
   private sign(
     tenant: Tenant,
     snapshot: ClientSnapshot,
     api: ApiRow,
-    scopes: string[],
+    scopes: readonly string[],
     signer: Signer,
     method: ClientAuthMethod,
   ): TokenResponse {
     const iat = Math.floor(Date.now() / 1000);
     const expiresIn = tenant.accessTokenLifetimeSeconds;
-    const claims = this.constantClaims(tenant, snapshot, api, scopes, method);
+    const claims = this.templates.constantJson(tenant, snapshot, api, scopes, method);
     const { jti, uti } = newTokenId();
     const accessToken = signAccessToken(signer, claims, { iat, exp: iat + expiresIn, jti, uti }, api.accessTokenVersion);
     return {
@@ -135,45 +140,14 @@ export class ClientCredentialsService {
     };
   }
 
-  /**
-   * The claims that are the same in every token of this client for this API and scopes, as JSON.
-   * Everything but the client's two ids is the same for every client of the API with these scopes
-   * and method, so it is kept once per API row ({@link ClaimsTemplate}) rather than once per
-   * client: with 10⁵ cached clients, a JSON per client was ≈ 600 bytes each.
-   */
-  private constantClaims(
-    tenant: Tenant,
-    snapshot: ClientSnapshot,
-    api: ApiRow,
-    scopes: string[],
-    method: ClientAuthMethod,
-  ): string {
-    const { id, clientId } = snapshot.client;
-    if (UNSAFE_IN_JSON.test(id) || UNSAFE_IN_JSON.test(clientId)) return constantClaimsJson(this.claims(tenant, snapshot, api, scopes, method));
-    let byScopes = this.templatesByApi.get(api);
-    if (!byScopes) this.templatesByApi.set(api, (byScopes = new Map()));
-    const key = `${method} ${scopes.join(' ')}`;
-    let template = byScopes.get(key);
-    if (template === undefined) {
-      const marked = { ...snapshot, client: { ...snapshot.client, id: ID_MARK, clientId: CLIENT_ID_MARK } };
-      template = claimsTemplate(constantClaimsJson(this.claims(tenant, marked, api, scopes, method)));
-      if (byScopes.size >= MAX_CLAIM_SETS_PER_API) byScopes.clear();
-      byScopes.set(key, template);
-    }
-    const { parts, slots } = template;
-    let json = parts[0]!;
-    for (let i = 0; i < slots.length; i++) json += (slots[i] === ID_MARK ? id : clientId) + parts[i + 1]!;
-    return json;
-  }
-
-  private claims(tenant: Tenant, snapshot: ClientSnapshot, api: ApiRow, scopes: string[], method: ClientAuthMethod) {
+  private claims(tenant: Tenant, snapshot: ClientSnapshot, api: ApiRow, scopes: readonly string[], method: ClientAuthMethod) {
     return api.accessTokenVersion === 1
       ? this.v1Claims(tenant, snapshot, api, scopes, method)
       : this.v2Claims(tenant, snapshot, api, scopes, method);
   }
 
   /** Entra v2.0 access token claims of an app (+ RFC 9068's client_id and scope). */
-  private v2Claims(tenant: Tenant, snapshot: ClientSnapshot, api: ApiRow, scopes: string[], method: ClientAuthMethod) {
+  private v2Claims(tenant: Tenant, snapshot: ClientSnapshot, api: ApiRow, scopes: readonly string[], method: ClientAuthMethod) {
     return {
       iss: issuerOf(this.config.publicUrl, tenant.id),
       aud: api.appId,
@@ -191,7 +165,7 @@ export class ClientCredentialsService {
   }
 
   /** Entra v1.0 access token claims of an app: `aud` is the identifier URI, the client is `appid`. */
-  private v1Claims(tenant: Tenant, snapshot: ClientSnapshot, api: ApiRow, scopes: string[], method: ClientAuthMethod) {
+  private v1Claims(tenant: Tenant, snapshot: ClientSnapshot, api: ApiRow, scopes: readonly string[], method: ClientAuthMethod) {
     const issuer = v1IssuerOf(this.config.publicUrl, tenant.id);
     return {
       aud: api.identifier,
@@ -224,25 +198,7 @@ interface Loaded {
   method?: ClientAuthMethod;
 }
 
-/** An API's clients ask for a few scope combinations; more are served, just not all remembered. */
-const MAX_CLAIM_SETS_PER_API = 64;
-
-/** Stand-ins for the client's ids in a template; JSON.stringify leaves them as they are. */
-const ID_MARK = '@@gatehouse-client-object-id@@';
-const CLIENT_ID_MARK = '@@gatehouse-client-id@@';
-/** An id that JSON would escape (never a UUID) is written with JSON.stringify instead. */
-const UNSAFE_IN_JSON = /["\\\u0000-\u001f@]/;
-
-/** A constant-claims JSON with the client's ids cut out: parts[0] slot[0] parts[1] … */
-interface ClaimsTemplate {
-  parts: string[];
-  slots: string[];
-}
-
-function claimsTemplate(json: string): ClaimsTemplate {
-  const pieces = json.split(new RegExp(`(${ID_MARK}|${CLIENT_ID_MARK})`));
-  return { parts: pieces.filter((_, i) => i % 2 === 0), slots: pieces.filter((_, i) => i % 2 === 1) };
-}
+const NOTHING_LOADED: Loaded = Object.freeze({});
 
 /** The client secret, or Entra's 401 AADSTS7000218 when the request carries no credential at all. */
 function credential(secret: string | undefined): string {

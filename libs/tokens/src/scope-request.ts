@@ -14,6 +14,8 @@ export interface ScopeRequest {
 /** OpenID scopes some client libraries add; meaningless for client credentials, so ignored. */
 const IGNORED = new Set(['openid', 'profile', 'offline_access', 'email']);
 
+const NONE: readonly string[] = Object.freeze([]);
+
 const invalidScope = (message: string) => new TokenRequestError(TokenRequestErrorCode.InvalidScope, message);
 
 /** Requests parsed before, by their exact `scope` text: a client sends the same one every time. */
@@ -61,13 +63,18 @@ function parseScopeText(scope: string): ScopeRequest {
   return { resource: [...resources][0]!, values: [...new Set(values)] };
 }
 
-/** Scope values the client holds on this API. The admin API's come from the owner's roles, never from grants. */
-export function availableScopes(api: ApiRow, snapshot: ClientSnapshot): string[] {
-  if (!api.builtIn) return snapshot.grants.get(api.id) ?? [];
+/**
+ * Scope values the client holds on this API, sorted. The admin API's come from the owner's roles,
+ * never from grants. Read only: it may be the snapshot's own list.
+ */
+export function availableScopes(api: ApiRow, snapshot: ClientSnapshot): readonly string[] {
+  if (!api.builtIn) return snapshot.grants.get(api.id) ?? NONE;
   const { ownerUserId, ownerStatus, ownerRoles } = snapshot.client;
-  if (!ownerUserId || ownerStatus !== 'active') return [];
+  if (!ownerUserId || ownerStatus !== 'active') return NONE;
   const exposed = new Set(api.scopes);
-  return permissionsOf(ownerRoles as Role[]).filter((permission) => exposed.has(permission));
+  return permissionsOf(ownerRoles as Role[])
+    .filter((permission) => exposed.has(permission))
+    .sort();
 }
 
 /** The client holds some scope somewhere: a direct grant, or admin scopes through an active owner's roles. */
@@ -92,12 +99,16 @@ export function assertMayRequest(api: ApiRow | null, snapshot: ClientSnapshot): 
   }
 }
 
-/** The scope values a token for this request carries: all granted for `.default`, else exactly those asked. */
-export function grantedScopes(request: ScopeRequest, api: ApiRow, snapshot: ClientSnapshot): string[] {
+/**
+ * The scope values a token for this request carries, sorted: all granted for `.default` (the
+ * client's own list, the same array for every token of it: see ClientCredentialsService's claims
+ * memo), else exactly those asked.
+ */
+export function grantedScopes(request: ScopeRequest, api: ApiRow, snapshot: ClientSnapshot): readonly string[] {
   const available = availableScopes(api, snapshot);
   if (request.values[0] === DEFAULT_SCOPE) {
     if (available.length === 0) throw invalidScope(`No scope of '${api.identifier}' is granted to this client.`);
-    return [...available].sort();
+    return available;
   }
   for (const value of request.values) {
     if (!api.scopes.includes(value))

@@ -45,7 +45,7 @@ class SharedValues<T> {
  */
 export class SnapshotCodec implements CacheCodec<ClientSnapshot | null> {
   private readonly profiles = new SharedValues<Profile>();
-  private readonly grants = new SharedValues<Map<string, string[]>>();
+  private readonly grants = new SharedValues<Map<string, readonly string[]>>();
 
   pack(snapshot: ClientSnapshot | null): unknown {
     if (!snapshot || snapshot.certificates.length > 0) return snapshot;

@@ -1,6 +1,6 @@
-import { printable } from '@gatehouse/logging';
 import type { IncomingMessage } from 'node:http';
 import { TokenRequestError, TokenRequestErrorCode, type TokenRequestInput } from '@gatehouse/tokens';
+import { formValue, parseForm } from './token-form.js';
 
 export const MAX_TOKEN_BODY_BYTES = 16 * 1024;
 const FORM = /^application\/x-www-form-urlencoded\s*(;.*)?$/i;
@@ -49,21 +49,6 @@ export function readRawBody(req: IncomingMessage, done: (error: unknown, body: s
   req.on('error', onError);
 }
 
-/**
- * Parses the form; a parameter given twice is refused (RFC 6749 §3.1) and an empty one counts as
- * missing. Parameters the endpoint does not know (MSAL's x-client-SKU, client_info…) are ignored.
- */
-export function parseForm(body: string): Map<string, string> {
-  const form = new Map<string, string>();
-  const seen = new Set<string>();
-  for (const [name, value] of new URLSearchParams(body)) {
-    if (seen.has(name)) throw malformed(`The request contains the parameter '${printable(name, 64)}' more than once.`);
-    seen.add(name);
-    if (value !== '') form.set(name, value);
-  }
-  return form;
-}
-
 /** Credentials belong in the body or the Authorization header, never in a URL that proxies log. */
 const CREDENTIALS_IN_URL = new Set(['client_secret', 'client_assertion']);
 
@@ -106,19 +91,22 @@ export function checkTokenRequestHead(req: IncomingMessage): void {
   }
 }
 
-/** The token request's parameters: form body plus, optionally, HTTP Basic client authentication. */
+/**
+ * The token request's parameters: form body plus, optionally, HTTP Basic client authentication.
+ * Parameters the endpoint does not know (MSAL's x-client-SKU, client_info…) are ignored.
+ */
 export function tokenRequestFrom(req: IncomingMessage, tenant: string, body: string, v1 = false): TokenRequestInput {
   const form = parseForm(body);
   const authorization = req.headers.authorization;
   const input: TokenRequestInput = {
     tenant,
-    grantType: form.get('grant_type'),
-    clientId: form.get('client_id'),
-    clientSecret: form.get('client_secret'),
-    clientAssertionType: form.get('client_assertion_type'),
-    clientAssertion: form.get('client_assertion'),
-    scope: form.get('scope'),
-    resource: form.get('resource'),
+    grantType: formValue(form, 'grant_type'),
+    clientId: formValue(form, 'client_id'),
+    clientSecret: formValue(form, 'client_secret'),
+    clientAssertionType: formValue(form, 'client_assertion_type'),
+    clientAssertion: formValue(form, 'client_assertion'),
+    scope: formValue(form, 'scope'),
+    resource: formValue(form, 'resource'),
     v1,
     basic: false,
     origin: req,
