@@ -18,7 +18,8 @@ const option = (name: string, fallback: number) =>
  * serves that many generated clients round robin, open loop, one stream measured from the sweep's
  * start to its end, as the scale run's sweep scenario does. Each `--sql=<statement>` runs on the database
  * before the sweeps (a schema variant to compare). `--rests=<ratio>,<ratio>…` sweeps once with each
- * rest ratio (see `SWEEP_REST_RATIO`), in that order, instead of `--repeat`.
+ * rest ratio (see `SWEEP_REST_RATIO`), in that order, instead of `--repeat`; `--batches=<rows>,<rows>…`
+ * likewise with each batch size (both given: pairs in order).
  */
 export async function sweepExperiment(p: Provisioned, all: Target[]): Promise<number> {
   const at = process.argv.indexOf('--sweep');
@@ -41,23 +42,36 @@ export async function sweepExperiment(p: Provisioned, all: Target[]): Promise<nu
     await withClient(p.databaseUrl, (db) => db.query(sql));
     console.log(`ran: ${sql}`);
   }
-  const rests = process.argv.find((a) => a.startsWith('--rests='))?.slice(8).split(',').map(Number);
-  for (let i = 0; i < (rests?.length ?? option('repeat', 1)); i++) {
+  const rests = list('rests');
+  const batches = list('batches');
+  const variants = Math.max(rests?.length ?? 0, batches?.length ?? 0);
+  for (let i = 0; i < (variants || option('repeat', 1)); i++) {
     const t1 = Date.now();
     await generateInvitations(p.databaseUrl, p.tenantId, invitations, overdue);
     console.log(`${invitations} invitations generated in ${((Date.now() - t1) / 1000).toFixed(1)} s`);
     await onServer('CHECKPOINT');
     const before = await stats(p.databaseUrl);
-    const sweep = { rows: invitations, overdue, batchSize: option('batch', SWEEP_BATCH_SIZE), restRatio: rests?.[i] };
+    const batchSize = batches?.[i] ?? option('batch', SWEEP_BATCH_SIZE);
+    const sweep = { rows: invitations, overdue, batchSize, restRatio: rests?.[i] };
     const figures =
       traffic > 0
         ? await underTraffic(p, all, { seed, count: traffic }, option('rate', 3600), option('passes', 1), sweep)
         : await timeSweep(p.config, invitations, overdue, sweep);
     const after = await stats(p.databaseUrl);
     const delta = Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - before[k]!]));
-    console.log(`sweep${rests ? ` resting ${rests[i]}` : ''}: ${figures.overdue} of ${figures.rows} in ${figures.seconds} s`, delta);
+    const variant = `${rests ? ` resting ${rests[i] ?? 'as the product does'}` : ''}${batches ? ` in batches of ${batchSize}` : ''}`;
+    console.log(`sweep${variant}: ${figures.overdue} of ${figures.rows} in ${figures.seconds} s`, delta);
   }
   return 0;
+}
+
+/** `--<name>=a,b,…` as numbers, or undefined. */
+function list(name: string): number[] | undefined {
+  return process.argv
+    .find((a) => a.startsWith(`--${name}=`))
+    ?.slice(name.length + 3)
+    .split(',')
+    .map(Number);
 }
 
 async function stats(url: string): Promise<Record<string, number>> {
