@@ -82,7 +82,9 @@ export class ClientCredentialsService {
       const snapshot =
         loaded.snapshot !== undefined ? loaded.snapshot : this.directory.cachedClient(tenant.id, clientId);
       if (snapshot === undefined) {
-        return this.directory.client(tenant.id, clientId).then((found) => this.again(input, loaded, { tenant, snapshot: found, assertion }));
+        return this.directory
+          .client(tenant.id, clientId)
+          .then((found) => this.again(input, loaded, { tenant, snapshot: found, assertion }));
       }
       if (assertion) {
         return this.assertions
@@ -98,7 +100,9 @@ export class ClientCredentialsService {
     }
     const api = loaded.api !== undefined ? loaded.api : this.directory.cachedApi(tenant.id, request.resource);
     if (api === undefined) {
-      return this.directory.api(tenant.id, request.resource).then((found) => this.again(input, loaded, { tenant, client, api: found }));
+      return this.directory
+        .api(tenant.id, request.resource)
+        .then((found) => this.again(input, loaded, { tenant, client, api: found }));
     }
     assertMayRequest(api, client);
     if (!api) {
@@ -110,7 +114,9 @@ export class ClientCredentialsService {
     const scopes = grantedScopes(request, api, client);
     const signer = loaded.signer ?? this.signingKeys.cachedSigner(tenant.id);
     if (!signer)
-      return this.signingKeys.signer(tenant.id).then((found) => this.again(input, loaded, { tenant, client, api, signer: found }));
+      return this.signingKeys
+        .signer(tenant.id)
+        .then((found) => this.again(input, loaded, { tenant, client, api, signer: found }));
     return this.sign(tenant, client, api, scopes, signer, loaded.method ?? '1');
   }
 
@@ -140,14 +146,26 @@ export class ClientCredentialsService {
     };
   }
 
-  private claims(tenant: Tenant, snapshot: ClientSnapshot, api: ApiRow, scopes: readonly string[], method: ClientAuthMethod) {
+  private claims(
+    tenant: Tenant,
+    snapshot: ClientSnapshot,
+    api: ApiRow,
+    scopes: readonly string[],
+    method: ClientAuthMethod,
+  ) {
     return api.accessTokenVersion === 1
       ? this.v1Claims(tenant, snapshot, api, scopes, method)
       : this.v2Claims(tenant, snapshot, api, scopes, method);
   }
 
   /** Entra v2.0 access token claims of an app (+ RFC 9068's client_id and scope). */
-  private v2Claims(tenant: Tenant, snapshot: ClientSnapshot, api: ApiRow, scopes: readonly string[], method: ClientAuthMethod) {
+  private v2Claims(
+    tenant: Tenant,
+    snapshot: ClientSnapshot,
+    api: ApiRow,
+    scopes: readonly string[],
+    method: ClientAuthMethod,
+  ) {
     return {
       iss: issuerOf(this.config.publicUrl, tenant.id),
       aud: api.appId,
@@ -165,7 +183,13 @@ export class ClientCredentialsService {
   }
 
   /** Entra v1.0 access token claims of an app: `aud` is the identifier URI, the client is `appid`. */
-  private v1Claims(tenant: Tenant, snapshot: ClientSnapshot, api: ApiRow, scopes: readonly string[], method: ClientAuthMethod) {
+  private v1Claims(
+    tenant: Tenant,
+    snapshot: ClientSnapshot,
+    api: ApiRow,
+    scopes: readonly string[],
+    method: ClientAuthMethod,
+  ) {
     const issuer = v1IssuerOf(this.config.publicUrl, tenant.id);
     return {
       aud: api.identifier,
