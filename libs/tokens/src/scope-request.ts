@@ -1,6 +1,6 @@
 import { type Role, permissionsOf } from '@gatehouse/accounts';
 import { printable } from '@gatehouse/logging';
-import type { ApiRow, ClientSnapshot } from './client-credentials.repository.js';
+import { type ApiRow, type ClientSnapshot, NONE } from './client-credentials.repository.js';
 import { TokenRequestError, TokenRequestErrorCode } from './token-request.errors.js';
 
 export const DEFAULT_SCOPE = '.default';
@@ -13,8 +13,6 @@ export interface ScopeRequest {
 
 /** OpenID scopes some client libraries add; meaningless for client credentials, so ignored. */
 const IGNORED = new Set(['openid', 'profile', 'offline_access', 'email']);
-
-const NONE: readonly string[] = Object.freeze([]);
 
 const invalidScope = (message: string) => new TokenRequestError(TokenRequestErrorCode.InvalidScope, message);
 

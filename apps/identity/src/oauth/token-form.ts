@@ -9,9 +9,9 @@ import { TokenRequestError, TokenRequestErrorCode } from '@gatehouse/tokens';
  * The token endpoint's hot path: the body is cut at `&` and `=` and only a component holding `%`
  * or `+` is decoded, by `decodeURIComponent`. Where that would throw (a `%` not followed by two
  * hex digits, bytes that are not UTF-8) the whole body is parsed again by URLSearchParams, whose
- * lenient decoding (a stray `%` kept, U+FFFD for bad bytes) is then the answer: for every body the
- * result is URLSearchParams's (for a body decoded from bytes, which holds no lone surrogate). Going through URLSearchParams and its iterator for every request
- * cost about a microsecond more (BENCHMARKS.md).
+ * lenient decoding (a stray `%` kept, U+FFFD for bad bytes) is then the answer: for every body
+ * decoded from bytes (no lone surrogate) the result is URLSearchParams's. Going through
+ * URLSearchParams and its iterator for every request cost about a microsecond more (BENCHMARKS.md).
  */
 export function parseForm(body: string): Map<string, string> {
   const form = new Map<string, string>();
@@ -56,7 +56,7 @@ function add(form: Map<string, string>, name: string, value: string): void {
 }
 
 /** A form component decoded (`+` is a space), or null when decodeURIComponent cannot decode it. */
-function decodeComponent(text: string): string | null {
+export function decodeComponent(text: string): string | null {
   if (text.indexOf('%') < 0 && text.indexOf('+') < 0) return text;
   try {
     return decodeURIComponent(text.indexOf('+') < 0 ? text : text.replace(/\+/g, ' '));

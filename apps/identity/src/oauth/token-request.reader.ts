@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { TokenRequestError, TokenRequestErrorCode, type TokenRequestInput } from '@gatehouse/tokens';
-import { formValue, parseForm } from './token-form.js';
+import { decodeComponent, formValue, parseForm } from './token-form.js';
 
 export const MAX_TOKEN_BODY_BYTES = 16 * 1024;
 const FORM = /^application\/x-www-form-urlencoded\s*(;.*)?$/i;
@@ -71,16 +71,11 @@ export function parseBasic(header: string): { clientId: string; clientSecret: st
     throw malformed('The Authorization header is not valid Basic credentials.');
   const decoded = Buffer.from(encoded, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
-  if (colon < 0) throw malformed('The Authorization header is not valid Basic credentials.');
-  try {
-    return { clientId: formDecode(decoded.slice(0, colon)), clientSecret: formDecode(decoded.slice(colon + 1)) };
-  } catch {
+  const clientId = colon < 0 ? null : decodeComponent(decoded.slice(0, colon));
+  const clientSecret = colon < 0 ? null : decodeComponent(decoded.slice(colon + 1));
+  if (clientId === null || clientSecret === null)
     throw malformed('The Authorization header is not valid Basic credentials.');
-  }
-}
-
-function formDecode(value: string): string {
-  return decodeURIComponent(value.replace(/\+/g, ' '));
+  return { clientId, clientSecret };
 }
 
 /** What can be refused before the body is read: credentials in the URL, a body that is not a form. */
