@@ -18,6 +18,7 @@ import {
 } from './harness.js';
 import { profileGatehouse } from './server-windows.js';
 import { assertionExperiment } from './assertion-experiment.js';
+import { interleaveExperiment } from './interleave-experiment.js';
 import { missExperiment } from './miss-experiment.js';
 import { sweepExperiment } from './sweep-experiment.js';
 import { provision, targets } from './provision.js';
@@ -29,10 +30,14 @@ import { provision, targets } from './provision.js';
  * to the hot path before a full `npm run bench`. With `--profile`, Gatehouse and the ceiling are profiled
  * instead and the top frames are printed. With `--assertions`, client assertions against secrets on
  * Gatehouse (as in the full run's `assertions`), profiled with `--profile`. With `--misses`, see
- * miss-experiment.ts; with `--sweep`, sweep-experiment.ts.
+ * miss-experiment.ts; with `--sweep`, sweep-experiment.ts. With `--also=<node flag>`, Gatehouse
+ * started with that flag after the image's is a third server of each round (`variant`). With
+ * `--interleave`, short bursts on servers started once instead of rounds (interleave-experiment.ts).
  */
 const WARMUP = 3;
 const DURATION = 10;
+
+type Name = 'gatehouse' | 'ceiling' | 'variant';
 
 interface Sample {
   tokensPerSec: number;
@@ -68,7 +73,8 @@ async function experiment(): Promise<number> {
   const rounds = Number(process.argv[3] ?? 3) || 3;
   if (pin) execFileSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
   const provisioned = await provision();
-  const runs: Record<'gatehouse' | 'ceiling', Sample[]> = { gatehouse: [], ceiling: [] };
+  const also = process.argv.filter((a) => a.startsWith('--also=')).map((a) => a.slice(7));
+  const runs: Partial<Record<Name, Sample[]>> = { gatehouse: [], ceiling: [], ...(also.length ? { variant: [] } : {}) };
   try {
     await provisioned.setAlgorithm(alg);
     const all = targets(provisioned, alg);
@@ -82,14 +88,18 @@ async function experiment(): Promise<number> {
       }
       return failures.length > 0 ? 1 : 0;
     }
+    const gatehouse = all.find((t) => t.name === 'gatehouse')!;
+    const servers: Record<Name, Target> = {
+      gatehouse,
+      ceiling: all.find((t) => t.name === 'ceiling')!,
+      variant: { ...gatehouse, nodeArgs: [...(gatehouse.nodeArgs ?? []), ...also] },
+    };
+    if (process.argv.includes('--interleave')) {
+      const { variant, ...started } = servers;
+      return await interleaveExperiment(also.length ? { ...started, variant } : started, alg, rounds);
+    }
     for (let i = 0; i < rounds; i++) {
-      for (const name of ['gatehouse', 'ceiling'] as const)
-        runs[name].push(
-          await sample(
-            all.find((t) => t.name === name)!,
-            alg,
-          ),
-        );
+      for (const name of Object.keys(runs) as Name[]) runs[name]!.push(await sample(servers[name], alg));
       console.log(
         `round ${i + 1}: ${Object.entries(runs)
           .map(([name, samples]) => `${name} ${samples[i]!.tokensPerSec}/s ${samples[i]!.cpuUsPerToken} µs`)
@@ -110,11 +120,12 @@ async function experiment(): Promise<number> {
         cpuUsPerToken: median(samples.map((s) => s.cpuUsPerToken)),
       },
     ]),
-  ) as Record<'gatehouse' | 'ceiling', Sample>;
-  const ratios = {
-    tokensPerSec: round(medians.gatehouse.tokensPerSec / medians.ceiling.tokensPerSec, 3),
-    byCpu: round(medians.ceiling.cpuUsPerToken / medians.gatehouse.cpuUsPerToken, 3),
-  };
+  ) as Record<Name, Sample>;
+  const ratioOf = (name: Name) => ({
+    tokensPerSec: round(medians[name].tokensPerSec / medians.ceiling.tokensPerSec, 3),
+    byCpu: round(medians.ceiling.cpuUsPerToken / medians[name].cpuUsPerToken, 3),
+  });
+  const ratios = { ...ratioOf('gatehouse'), ...(also.length ? { variant: ratioOf('variant'), flags: also } : {}) };
   const report = { date: new Date().toISOString(), alg, rounds: runs, medians, ratios, failures };
   writeFileSync(join(repoRoot, 'bench/results/experiment.json'), `${JSON.stringify(report, null, 2)}\n`);
   console.log(`${alg} medians:`, medians, 'Gatehouse ÷ ceiling:', ratios);

@@ -10,7 +10,8 @@ import { pacedRotating, rotatingLoad } from './scale-load.js';
 
 /**
  * Cache misses alone (`node dist/bench/src/experiment.js ES256 1 --misses <clients> [rate] [seconds]`,
- * options `--profile`, `--warm=<requests>`, `--jwks-first`, `--node=<node flag>`, `--keep-log=<copy of the server log>`):
+ * options `--profile`, `--keep-profile=<copy of the profile>`, `--warm=<requests>`, `--jwks-first`, `--node=<node flag>`,
+ * `--keep-log=<copy of the server log>`):
  * that many generated clients, a fresh Gatehouse, open-loop load round robin over all of them at
  * `rate` for `seconds` — every request a client the replica has not seen (while clients exceed
  * the rate × seconds) — and its latency, CPU per token and RSS. The million-client and cold-start
@@ -64,7 +65,10 @@ export async function missExperiment(provisioned: Provisioned, all: Target[]): P
     if (keep) copyFileSync(server.logFile, keep.slice(11));
     await stopServer(server);
   }
-  if (profile) printProfileSummary(summarizeCpuProfile(join(dir, 'misses.cpuprofile'), 40));
+  if (!profile) return failures.length > 0 ? 1 : 0;
+  printProfileSummary(summarizeCpuProfile(join(dir, 'misses.cpuprofile'), 40));
+  const keepProfile = process.argv.find((a) => a.startsWith('--keep-profile='));
+  if (keepProfile) copyFileSync(join(dir, 'misses.cpuprofile'), keepProfile.slice(15));
   return failures.length > 0 ? 1 : 0;
 }
 
