@@ -8,6 +8,7 @@ import {
   cpuSeconds,
   failures,
   load,
+  median,
   onServer,
   pin,
   repoRoot,
@@ -61,11 +62,6 @@ async function sample(target: Target, alg: Algorithm): Promise<Sample> {
   }
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-
 async function experiment(): Promise<number> {
   const alg = (ALGORITHMS as readonly string[]).includes(process.argv[2] ?? '')
     ? (process.argv[2] as Algorithm)
@@ -95,8 +91,8 @@ async function experiment(): Promise<number> {
       variant: { ...gatehouse, nodeArgs: [...(gatehouse.nodeArgs ?? []), ...also] },
     };
     if (process.argv.includes('--interleave')) {
-      const { variant, ...started } = servers;
-      return await interleaveExperiment(also.length ? { ...started, variant } : started, alg, rounds);
+      const compared = Object.fromEntries(Object.keys(runs).map((name) => [name, servers[name as Name]]));
+      return await interleaveExperiment(compared, alg, rounds);
     }
     for (let i = 0; i < rounds; i++) {
       for (const name of Object.keys(runs) as Name[]) runs[name]!.push(await sample(servers[name], alg));

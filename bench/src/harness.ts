@@ -227,6 +227,12 @@ export async function load(target: Target, server: RunningServer, seconds: numbe
   return result;
 }
 
+/** The middle value (the upper one of an even count). */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
 export function round(n: number, digits = 1): number {
   const f = 10 ** digits;
   return Math.round(n * f) / f;

@@ -3,6 +3,7 @@ import {
   type Target,
   cpuSeconds,
   load,
+  median,
   round,
   startServer,
   stopServer,
@@ -17,11 +18,6 @@ interface Contender {
   target: Target;
   server: RunningServer;
   cpuUs: number[];
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sweepUnderTraffic } from './background.js';
 import { type CurvePoint, type ListPoint } from './cost-plot.js';
-import { type Provisioned, type Target, round, rssMb, settings, smoke, startServer, stopServer } from './harness.js';
+import { type Provisioned, type Target, median, round, rssMb, settings, smoke, startServer, stopServer } from './harness.js';
 import { type AdminScenario, measureAdmin } from './scale-admin-scenario.js';
 import { checkGeneratedClients, checkGeneratedToken } from './scale-check.js';
 import { generateClients, generateInvitations } from './scale-data.js';
@@ -61,7 +61,6 @@ export interface ScaleResult {
   lists: ListPoint[];
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function timed<T>(label: string, timings: Record<string, number>, work: () => Promise<T>): Promise<T> {
   const started = Date.now();
