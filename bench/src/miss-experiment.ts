@@ -10,7 +10,8 @@ import { pacedRotating, rotatingLoad } from './scale-load.js';
 
 /**
  * Cache misses alone (`node dist/bench/src/experiment.js ES256 1 --misses <clients> [rate] [seconds]`,
- * options `--profile`, `--keep-profile=<copy of the profile>`, `--warm=<requests>`, `--jwks-first`, `--node=<node flag>`,
+ * options `--profile`, `--keep-profile=<copy of the profile>`, `--warm=<requests>`,
+ * `--warm-passes=<passes over every client>`, `--jwks-first`, `--node=<node flag>`,
  * `--keep-log=<copy of the server log>`):
  * that many generated clients, a fresh Gatehouse, open-loop load round robin over all of them at
  * `rate` for `seconds` — every request a client the replica has not seen (while clients exceed
@@ -50,6 +51,9 @@ export async function missExperiment(provisioned: Provisioned, all: Target[]): P
     if (process.argv.includes('--jwks-first')) await (await fetch(server.url + gatehouse.jwksPath)).arrayBuffer();
     const warm = process.argv.find((a) => a.startsWith('--warm='));
     if (warm) await rotatingLoad(gatehouse, server, { seed, count: 1 }, { amount: Number(warm.slice(7)) });
+    // Every client asked this many times first: the run then measures cache hits, not misses.
+    const passes = Number(process.argv.find((a) => a.startsWith('--warm-passes='))?.slice(14) ?? 0);
+    if (passes) await rotatingLoad(gatehouse, server, { seed, count }, { amount: passes * count });
     const before = cpuSeconds(server.pid);
     const postgresBefore = postgresCpu();
     const paced = process.argv.includes('--fixed')

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { SWEEP_BATCH_SIZE } from '@gatehouse/invitations';
 import { type SweepFigures, sweepUnderTraffic, timeSweep } from './background.js';
 import { type Target, onServer, postgresSettings, startServer, stopServer } from './harness.js';
@@ -19,7 +20,8 @@ const option = (name: string, fallback: number) =>
  * start to its end, as the scale run's sweep scenario does. Each `--sql=<statement>` runs on the database
  * before the sweeps (a schema variant to compare). `--rests=<ratio>,<ratio>…` sweeps once with each
  * rest ratio (see `SWEEP_REST_RATIO`), in that order, instead of `--repeat`; `--batches=<rows>,<rows>…`
- * likewise with each batch size (both given: pairs in order).
+ * likewise with each batch size (both given: pairs in order). `--replica-cores=<list>` moves the
+ * replica from core 1 to those cores (`taskset -c` syntax) once it is ready.
  */
 export async function sweepExperiment(p: Provisioned, all: Target[]): Promise<number> {
   const at = process.argv.indexOf('--sweep');
@@ -97,6 +99,8 @@ async function underTraffic(
   const gatehouse = all.find((t) => t.name === 'gatehouse')!;
   const server = await startServer(gatehouse);
   try {
+    const cores = process.argv.find((a) => a.startsWith('--replica-cores='))?.slice(16);
+    if (cores) execFileSync('taskset', ['-a', '-p', '-c', cores, String(server.pid)], { stdio: 'ignore' });
     if (passes > 0) await rotatingLoad(gatehouse, server, clients, { amount: clients.count * passes });
     const { sweep: figures, traffic: t, orchestratorGc } = await sweepUnderTraffic(p.config, sweep, () =>
       pacedRotatingTraffic(gatehouse, server, clients, rate),
