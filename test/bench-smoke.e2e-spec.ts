@@ -97,6 +97,11 @@ describe('benchmark smoke mode', () => {
     expect(report.scaleDetails.checks).toHaveLength(5);
     // The console's Users, Clients and Audit pages, signed in as a person (operator invite, password, TOTP).
     expect(report.scaleDetails.consolePages.map((f: { status: number }) => f.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    // The generator's own lateness is part of each request's latency, so its p99 cannot exceed the latency's.
+    const { sweep } = report.scaleDetails;
+    expect(sweep.sendLagP99Ms).toBeGreaterThanOrEqual(0);
+    expect(sweep.sendLagP99Ms).toBeLessThanOrEqual(sweep.tokenP99Ms);
+    expect(sweep.sendLagP99BySecondMs.length).toBe(sweep.p99BySecondMs.length);
     expect(report.scaleDetails.curve.map((p: { clients: number }) => p.clients).sort((a: number, b: number) => a - b)).toEqual([1, 1_000, 3_000]);
   }, 180_000);
 });

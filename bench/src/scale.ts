@@ -124,7 +124,8 @@ export async function measureScale(p: Provisioned, gatehouse: Target, plotFile: 
       checks.push(await checkGeneratedToken(gatehouse, server, p.tenantId, seed, sizes.clients - 1));
       const firstTokenMs = round(performance.now() - ready, 1);
       const paced = await pacedRotating(gatehouse, server, set(sizes.clients), onePeak / 2, sizes.coldSeconds);
-      return { firstTokenMs, p99First10sMs: paced.p99Ms, maxMs: paced.maxMs, p99BySecondMs: paced.p99BySecondMs };
+      const { p99Ms, maxMs, p99BySecondMs, sendLagP99Ms } = paced;
+      return { firstTokenMs, p99First10sMs: p99Ms, maxMs, p99BySecondMs, sendLagP99Ms };
     } finally {
       await stopServer(server);
     }
@@ -157,6 +158,7 @@ export async function measureScale(p: Provisioned, gatehouse: Target, plotFile: 
         p50Ms: paced.p50Ms,
         maxMs: paced.maxMs,
         p99BySecondMs: paced.p99BySecondMs,
+        sendLagP99Ms: paced.sendLagP99Ms,
         samples: sampler.samples,
       };
     } finally {
@@ -186,6 +188,8 @@ export async function measureScale(p: Provisioned, gatehouse: Target, plotFile: 
         tokenP99Ms: traffic.p99Ms,
         tokenMaxMs: traffic.maxMs,
         p99BySecondMs: traffic.p99BySecondMs,
+        sendLagP99Ms: traffic.sendLagP99Ms,
+        sendLagP99BySecondMs: traffic.sendLagP99BySecondMs,
       };
     } finally {
       await stopServer(server);
