@@ -174,12 +174,37 @@ function firstBlocked(account: { uid: number; gid: number }, path: string): stri
   return undefined;
 }
 
-/** A TCP port on 127.0.0.1 that is free right now. */
-export function freePort(): Promise<number> {
+/**
+ * A TCP port on 127.0.0.1 that is free right now, taken below the kernel's ephemeral range where it
+ * can: a port from that range (what `listen(0)` hands out) can become the source port of any outgoing
+ * connection between this probe and the caller's own `listen`, which then fails with EADDRINUSE.
+ */
+export async function freePort(): Promise<number> {
+  const low = ephemeralLow();
+  for (let attempt = 0; low > 20_000 && attempt < 20; attempt++) {
+    const port = 10_000 + Math.floor(Math.random() * (low - 10_000));
+    if (await listensOn(port)) return port;
+  }
+  return listensOn(0);
+}
+
+/** The low end of the kernel's ephemeral port range (32768 where it cannot be read). */
+function ephemeralLow(): number {
+  try {
+    return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+/** Listens on `port` (0: any) and closes again: the port it got, or 0 when that one was taken. */
+function listensOn(port: number): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
+    probe.once('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'EADDRINUSE' ? resolvePort(0) : reject(error),
+    );
+    probe.listen(port, '127.0.0.1', () => {
       const address = probe.address();
       probe.close(() => resolvePort(typeof address === 'object' && address ? address.port : 0));
     });
