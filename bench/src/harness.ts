@@ -227,6 +227,11 @@ export async function load(target: Target, server: RunningServer, seconds: numbe
   return result;
 }
 
+/** The number given as `--<name>=<n>` on the command line, else `fallback`. */
+export function option(name: string, fallback: number): number {
+  return Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);
+}
+
 /** The middle value (the upper one of an even count). */
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { printProfileSummary, summarizeCpuProfile } from './cpu-profile.js';
-import { type Target, cpuSeconds, failures, logDir, round, rssMb, startServer, stopServer } from './harness.js';
+import { type Target, cpuSeconds, failures, logDir, option, round, rssMb, startServer, stopServer } from './harness.js';
 import type { Provisioned } from './provision.js';
 import { generateClients, tokenBody } from './scale-data.js';
 import { pacedLoadInChild } from './server-windows.js';
@@ -52,7 +52,7 @@ export async function missExperiment(provisioned: Provisioned, all: Target[]): P
     const warm = process.argv.find((a) => a.startsWith('--warm='));
     if (warm) await rotatingLoad(gatehouse, server, { seed, count: 1 }, { amount: Number(warm.slice(7)) });
     // Every client asked this many times first: the run then measures cache hits, not misses.
-    const passes = Number(process.argv.find((a) => a.startsWith('--warm-passes='))?.slice(14) ?? 0);
+    const passes = option('warm-passes', 0);
     if (passes) await rotatingLoad(gatehouse, server, { seed, count }, { amount: passes * count });
     const before = cpuSeconds(server.pid);
     const postgresBefore = postgresCpu();

@@ -219,20 +219,18 @@ export async function pacedLoad(options: {
   });
   for (const connection of connections) connection.socket.destroy();
   latencies.sort((a, b) => a - b);
-  const at = (q: number) =>
-    latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]! : 0;
   const round = (n: number) => Math.round(n * 100) / 100;
-  const p99 = (values: number[] | undefined) => {
-    const sorted = (values ?? []).sort((a, b) => a - b);
-    return round(sorted[Math.floor(0.99 * sorted.length)] ?? 0);
-  };
+  /** The `q` quantile of values sorted ascending, rounded to 0.01 ms (0 for none). */
+  const at = (sorted: number[], q: number) =>
+    round(sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! : 0);
+  const p99 = (values: number[] | undefined) => at((values ?? []).sort((a, b) => a - b), 0.99);
   return {
     sent: dueCount - warmup,
     ok: latencies.length,
     failed: Object.values(failedBy).reduce((sum, n) => sum + n, abandoned),
     failedBy: abandoned > 0 ? { ...failedBy, unsent: abandoned } : failedBy,
-    p50Ms: round(at(0.5)),
-    p99Ms: round(at(0.99)),
+    p50Ms: at(latencies, 0.5),
+    p99Ms: at(latencies, 0.99),
     maxMs: round(latencies.at(-1) ?? 0),
     p99BySecondMs: Array.from(bySecond, p99),
     sendLagP99Ms: p99(lags),

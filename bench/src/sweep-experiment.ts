@@ -1,13 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { SWEEP_BATCH_SIZE } from '@gatehouse/invitations';
 import { type SweepFigures, sweepUnderTraffic, timeSweep } from './background.js';
-import { type Target, onServer, postgresSettings, startServer, stopServer } from './harness.js';
+import { type Target, onServer, option, postgresSettings, startServer, stopServer } from './harness.js';
 import type { Provisioned } from './provision.js';
 import { generateAuditEvents, generateClients, generateInvitations, generateUsers, withClient } from './scale-data.js';
 import { pacedRotatingTraffic, rotatingLoad } from './scale-load.js';
-
-const option = (name: string, fallback: number) =>
-  Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);
 
 /**
  * The invitation sweep alone at scale, no token traffic (`node dist/bench/src/experiment.js ES256 1
