@@ -102,6 +102,9 @@ describe('benchmark smoke mode', () => {
     expect(sweep.sendLagP99Ms).toBeGreaterThanOrEqual(0);
     expect(sweep.sendLagP99Ms).toBeLessThanOrEqual(sweep.tokenP99Ms);
     expect(sweep.sendLagP99BySecondMs.length).toBe(sweep.p99BySecondMs.length);
+    // Of that lateness, the requests that had a connection free when due (the generator's own) and the count that did not.
+    expect(sweep.ownLagP99Ms).toBeGreaterThanOrEqual(0);
+    expect(Number.isInteger(sweep.waitedForConnection) && sweep.waitedForConnection >= 0).toBe(true);
     expect(report.scaleDetails.curve.map((p: { clients: number }) => p.clients).sort((a: number, b: number) => a - b)).toEqual([1, 1_000, 3_000]);
   }, 180_000);
 });

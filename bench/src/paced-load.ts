@@ -19,6 +19,16 @@ export interface PacedResult {
    */
   sendLagP99Ms: number;
   sendLagP99BySecondMs: number[];
+  /**
+   * Requests that found every connection busy when they fell due: the server held them back (its
+   * answers were slower than the connections allow for), and their lateness is the server's.
+   */
+  waitedForConnection: number;
+  /**
+   * p99 of the lateness of the other requests, which had a connection free when due: the generator
+   * itself was late (not scheduled, or busy with other answers), whatever the server did.
+   */
+  ownLagP99Ms: number;
 }
 
 /** A run's failures and what they got, e.g. `3 failed of 45490 (503: 2, no answer: 1)`. */
@@ -52,6 +62,8 @@ class Connection {
   /** The start of a response that did not arrive in one read (a copy: {@link READS} is reused). */
   private buffered: Buffer = EMPTY;
   private pending: ((status: number) => void) | null = null;
+  /** When this connection's last answer was read (or it connected): free since then. */
+  idleSince = 0;
   readonly socket: Socket;
 
   constructor(host: string, port: number) {
@@ -63,10 +75,6 @@ class Connection {
     });
     this.socket.on('error', () => this.finish(0));
     this.socket.on('close', () => this.finish(0));
-  }
-
-  get idle(): boolean {
-    return this.pending === null && !this.socket.destroyed;
   }
 
   /** `request` in latin1 (a string is written from the stack: no Buffer either). */
@@ -92,6 +100,7 @@ class Connection {
   private finish(status: number): void {
     const pending = this.pending;
     this.pending = null;
+    this.idleSince = performance.now();
     pending?.(status);
   }
 }
@@ -141,6 +150,9 @@ export async function pacedLoad(options: {
   const requestAt = rotate ? (i: number) => format(tokenBody(rotate.seed, i % rotate.count)) : () => fixed;
   const connections = Array.from({ length: options.connections ?? connectionsFor(options.rate) }, () => new Connection(url.hostname, port));
   await Promise.all(connections.map((c) => new Promise((resolve) => c.socket.once('connect', resolve))));
+  // Free connections, longest free first: request i takes the one free the longest, so whether any
+  // connection was free when it fell due is whether that one was free by then.
+  const idle = [...connections];
 
   const warmup = Math.round(options.rate * (options.warmupSeconds ?? 0));
   let total = warmup + Math.max(1, Math.round(options.rate * options.seconds));
@@ -148,6 +160,8 @@ export async function pacedLoad(options: {
   const bySecond: number[][] = [];
   const lags: number[] = [];
   const lagsBySecond: number[][] = [];
+  const ownLags: number[] = [];
+  let waitedForConnection = 0;
   const failedBy: Record<string, number> = {};
   // Requests are due in order: those due but not yet sent are the indexes next … dueCount - 1, each
   // formatted when a connection takes it. (A queue of formatted requests with shift() was linear per
@@ -178,16 +192,19 @@ export async function pacedLoad(options: {
     // otherwise wait for the next one (≈ 1 ms, up to 2 at p99) with a connection free, charged to the server.
     const dispatch = () => {
       advance(performance.now());
-      for (const connection of connections) {
-        if (next === dueCount) return;
-        if (!connection.idle) continue;
+      while (next < dueCount && idle.length > 0) {
+        const connection = idle.shift()!;
+        if (connection.socket.destroyed) continue;
         const due = dueAt(next);
         if (due >= measuredFrom) {
           const lag = performance.now() - due;
           lags.push(lag);
           (lagsBySecond[Math.floor((due - measuredFrom) / 1000)] ??= []).push(lag);
+          if (connection.idleSince > due) waitedForConnection++;
+          else ownLags.push(lag);
         }
         connection.send(requestAt(next++), (status) => {
+          idle.push(connection);
           if (due < measuredFrom) {
             // warm-up: not counted
           } else if (status === 200) {
@@ -235,5 +252,7 @@ export async function pacedLoad(options: {
     p99BySecondMs: Array.from(bySecond, p99),
     sendLagP99Ms: p99(lags),
     sendLagP99BySecondMs: Array.from(lagsBySecond, p99),
+    waitedForConnection,
+    ownLagP99Ms: p99(ownLags),
   };
 }

@@ -190,6 +190,8 @@ export async function measureScale(p: Provisioned, gatehouse: Target, plotFile: 
         p99BySecondMs: traffic.p99BySecondMs,
         sendLagP99Ms: traffic.sendLagP99Ms,
         sendLagP99BySecondMs: traffic.sendLagP99BySecondMs,
+        ownLagP99Ms: traffic.ownLagP99Ms,
+        waitedForConnection: traffic.waitedForConnection,
       };
     } finally {
       await stopServer(server);

@@ -103,7 +103,8 @@ async function underTraffic(
       pacedRotatingTraffic(gatehouse, server, clients, rate),
     );
     console.log(`  traffic: p50 ${t.p50Ms} p99 ${t.p99Ms} max ${t.maxMs} ms; p99 by second ${t.p99BySecondMs.join(' ')}`);
-    console.log(`  the generator's own lateness: p99 ${t.sendLagP99Ms} ms; by second ${t.sendLagP99BySecondMs.join(' ')}`);
+    console.log(`  the generator's lateness: p99 ${t.sendLagP99Ms} ms; by second ${t.sendLagP99BySecondMs.join(' ')}`);
+    console.log(`  of it, with a connection free when due: p99 ${t.ownLagP99Ms} ms; due with every connection busy: ${t.waitedForConnection} of ${t.sent}`);
     console.log('  this process collected:', orchestratorGc);
     return figures;
   } finally {
