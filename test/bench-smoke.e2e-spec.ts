@@ -105,6 +105,10 @@ describe('benchmark smoke mode', () => {
     // Of that lateness, the requests that had a connection free when due (the generator's own) and the count that did not.
     expect(sweep.ownLagP99Ms).toBeGreaterThanOrEqual(0);
     expect(Number.isInteger(sweep.waitedForConnection) && sweep.waitedForConnection >= 0).toBe(true);
+    // Each latency counted from the write (where a connection was free) is at most the one counted from the due time.
+    expect(sweep.tokenP99FromSendMs).toBeGreaterThan(0);
+    expect(sweep.tokenP99FromSendMs).toBeLessThanOrEqual(sweep.tokenP99Ms);
+    expect(sweep.p99FromSendBySecondMs.length).toBe(sweep.p99BySecondMs.length);
     expect(report.scaleDetails.curve.map((p: { clients: number }) => p.clients).sort((a: number, b: number) => a - b)).toEqual([1, 1_000, 3_000]);
   }, 180_000);
 });

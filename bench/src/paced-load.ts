@@ -29,6 +29,13 @@ export interface PacedResult {
    * itself was late (not scheduled, or busy with other answers), whatever the server did.
    */
   ownLagP99Ms: number;
+  /**
+   * p99 (and by second) of the latency with the generator's own lateness left out: from the write
+   * for the requests that had a connection free when due, from the due time for the others. What a
+   * client on a machine of its own would have seen; `p99Ms` charges the server with both.
+   */
+  p99FromSendMs: number;
+  p99FromSendBySecondMs: number[];
 }
 
 /** A run's failures and what they got, e.g. `3 failed of 45490 (503: 2, no answer: 1)`. */
@@ -161,6 +168,8 @@ export async function pacedLoad(options: {
   const lags: number[] = [];
   const lagsBySecond: number[][] = [];
   const ownLags: number[] = [];
+  const fromSend: number[] = [];
+  const fromSendBySecond: number[][] = [];
   let waitedForConnection = 0;
   const failedBy: Record<string, number> = {};
   // Requests are due in order: those due but not yet sent are the indexes next … dueCount - 1, each
@@ -196,21 +205,29 @@ export async function pacedLoad(options: {
         const connection = idle.shift()!;
         if (connection.socket.destroyed) continue;
         const due = dueAt(next);
+        const written = performance.now();
+        const second = Math.floor((due - measuredFrom) / 1000);
+        // From when the server could have had it: its due time if every connection was busy then.
+        let from = written;
         if (due >= measuredFrom) {
-          const lag = performance.now() - due;
+          const lag = written - due;
           lags.push(lag);
-          (lagsBySecond[Math.floor((due - measuredFrom) / 1000)] ??= []).push(lag);
-          if (connection.idleSince > due) waitedForConnection++;
-          else ownLags.push(lag);
+          (lagsBySecond[second] ??= []).push(lag);
+          if (connection.idleSince > due) {
+            waitedForConnection++;
+            from = due;
+          } else ownLags.push(lag);
         }
         connection.send(requestAt(next++), (status) => {
           idle.push(connection);
           if (due < measuredFrom) {
             // warm-up: not counted
           } else if (status === 200) {
-            const latency = performance.now() - due;
-            latencies.push(latency);
-            (bySecond[Math.floor((due - measuredFrom) / 1000)] ??= []).push(latency);
+            const answered = performance.now();
+            latencies.push(answered - due);
+            (bySecond[second] ??= []).push(answered - due);
+            fromSend.push(answered - from);
+            (fromSendBySecond[second] ??= []).push(answered - from);
           } else failedBy[status] = (failedBy[status] ?? 0) + 1;
           settled++;
           if (settled === total) resolve();
@@ -254,5 +271,7 @@ export async function pacedLoad(options: {
     sendLagP99BySecondMs: Array.from(lagsBySecond, p99),
     waitedForConnection,
     ownLagP99Ms: p99(ownLags),
+    p99FromSendMs: p99(fromSend),
+    p99FromSendBySecondMs: Array.from(fromSendBySecond, p99),
   };
 }

@@ -191,6 +191,8 @@ export async function measureScale(p: Provisioned, gatehouse: Target, plotFile: 
         sendLagP99Ms: traffic.sendLagP99Ms,
         sendLagP99BySecondMs: traffic.sendLagP99BySecondMs,
         ownLagP99Ms: traffic.ownLagP99Ms,
+        tokenP99FromSendMs: traffic.p99FromSendMs,
+        p99FromSendBySecondMs: traffic.p99FromSendBySecondMs,
         waitedForConnection: traffic.waitedForConnection,
       };
     } finally {

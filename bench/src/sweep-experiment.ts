@@ -104,6 +104,7 @@ async function underTraffic(
     );
     console.log(`  traffic: p50 ${t.p50Ms} p99 ${t.p99Ms} max ${t.maxMs} ms; p99 by second ${t.p99BySecondMs.join(' ')}`);
     console.log(`  the generator's lateness: p99 ${t.sendLagP99Ms} ms; by second ${t.sendLagP99BySecondMs.join(' ')}`);
+    console.log(`  from the write (the generator's own lateness left out): p99 ${t.p99FromSendMs} ms; by second ${t.p99FromSendBySecondMs.join(' ')}`);
     console.log(`  of it, with a connection free when due: p99 ${t.ownLagP99Ms} ms; due with every connection busy: ${t.waitedForConnection} of ${t.sent}`);
     console.log('  this process collected:', orchestratorGc);
     return figures;
