@@ -64,6 +64,20 @@ export interface PacedControl {
 const READS = Buffer.allocUnsafe(64 * 1024);
 const EMPTY = Buffer.alloc(0);
 
+/** Values over a run, and the same grouped by the second (from the measured start) they belong to. */
+function series() {
+  const all: number[] = [];
+  const bySecond: number[][] = [];
+  return {
+    all,
+    bySecond,
+    add(second: number, value: number) {
+      all.push(value);
+      (bySecond[second] ??= []).push(value);
+    },
+  };
+}
+
 /** One keep-alive connection that sends a formatted request and reads one response at a time. */
 class Connection {
   /** The start of a response that did not arrive in one read (a copy: {@link READS} is reused). */
@@ -163,13 +177,10 @@ export async function pacedLoad(options: {
 
   const warmup = Math.round(options.rate * (options.warmupSeconds ?? 0));
   let total = warmup + Math.max(1, Math.round(options.rate * options.seconds));
-  const latencies: number[] = [];
-  const bySecond: number[][] = [];
-  const lags: number[] = [];
-  const lagsBySecond: number[][] = [];
+  const latencies = series();
+  const lags = series();
+  const fromSend = series();
   const ownLags: number[] = [];
-  const fromSend: number[] = [];
-  const fromSendBySecond: number[][] = [];
   let waitedForConnection = 0;
   const failedBy: Record<string, number> = {};
   // Requests are due in order: those due but not yet sent are the indexes next … dueCount - 1, each
@@ -211,8 +222,7 @@ export async function pacedLoad(options: {
         let from = written;
         if (due >= measuredFrom) {
           const lag = written - due;
-          lags.push(lag);
-          (lagsBySecond[second] ??= []).push(lag);
+          lags.add(second, lag);
           if (connection.idleSince > due) {
             waitedForConnection++;
             from = due;
@@ -224,10 +234,8 @@ export async function pacedLoad(options: {
             // warm-up: not counted
           } else if (status === 200) {
             const answered = performance.now();
-            latencies.push(answered - due);
-            (bySecond[second] ??= []).push(answered - due);
-            fromSend.push(answered - from);
-            (fromSendBySecond[second] ??= []).push(answered - from);
+            latencies.add(second, answered - due);
+            fromSend.add(second, answered - from);
           } else failedBy[status] = (failedBy[status] ?? 0) + 1;
           settled++;
           if (settled === total) resolve();
@@ -252,7 +260,7 @@ export async function pacedLoad(options: {
     tick();
   });
   for (const connection of connections) connection.socket.destroy();
-  latencies.sort((a, b) => a - b);
+  const ordered = latencies.all.sort((a, b) => a - b);
   const round = (n: number) => Math.round(n * 100) / 100;
   /** The `q` quantile of values sorted ascending, rounded to 0.01 ms (0 for none). */
   const at = (sorted: number[], q: number) =>
@@ -260,18 +268,18 @@ export async function pacedLoad(options: {
   const p99 = (values: number[] | undefined) => at((values ?? []).sort((a, b) => a - b), 0.99);
   return {
     sent: dueCount - warmup,
-    ok: latencies.length,
+    ok: ordered.length,
     failed: Object.values(failedBy).reduce((sum, n) => sum + n, abandoned),
     failedBy: abandoned > 0 ? { ...failedBy, unsent: abandoned } : failedBy,
-    p50Ms: at(latencies, 0.5),
-    p99Ms: at(latencies, 0.99),
-    maxMs: round(latencies.at(-1) ?? 0),
-    p99BySecondMs: Array.from(bySecond, p99),
-    sendLagP99Ms: p99(lags),
-    sendLagP99BySecondMs: Array.from(lagsBySecond, p99),
+    p50Ms: at(ordered, 0.5),
+    p99Ms: at(ordered, 0.99),
+    maxMs: round(ordered.at(-1) ?? 0),
+    p99BySecondMs: Array.from(latencies.bySecond, p99),
+    sendLagP99Ms: p99(lags.all),
+    sendLagP99BySecondMs: Array.from(lags.bySecond, p99),
     waitedForConnection,
     ownLagP99Ms: p99(ownLags),
-    p99FromSendMs: p99(fromSend),
-    p99FromSendBySecondMs: Array.from(fromSendBySecond, p99),
+    p99FromSendMs: p99(fromSend.all),
+    p99FromSendBySecondMs: Array.from(fromSend.bySecond, p99),
   };
 }
