@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EmbeddedDatabase, freePort, startEmbeddedPostgres } from '@gatehouse/database';
+import { type EmbeddedDatabase, startEmbeddedPostgres } from '@gatehouse/database';
 import { migrateDatabase } from '@gatehouse/schema';
 import { createIdentityApp } from '../apps/identity/src/identity.app.js';
+import { freePort } from './support/http-apps.js';
 import { LogCapture } from './support/log-capture.js';
 import { testConfig } from './support/test-config.js';
 import { TokenFixtures } from './support/token-fixtures.js';
@@ -107,7 +108,11 @@ describe('token endpoint through a database outage', () => {
     });
 
     // Within the grace: the cached client keeps getting tokens; an unknown client gets 503.
-    await until(async () => load.some((a) => a.status === 200 && a.at > stoppedAt + 1_000), 5_000, 'tokens during the outage');
+    await until(
+      async () => load.some((a) => a.status === 200 && a.at > stoppedAt + 1_000),
+      5_000,
+      'tokens during the outage',
+    );
     const unknown = await token({ clientId: randomUUID(), secret: 'x' });
     expect(unknown).toMatchObject({ status: 503, code: 90033, retryAfter: '5' });
     expect(await token(silentlyDisabled)).toMatchObject({ status: 200 }); // the stated trade-off

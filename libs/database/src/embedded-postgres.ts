@@ -178,11 +178,13 @@ function firstBlocked(account: { uid: number; gid: number }, path: string): stri
  * A TCP port on 127.0.0.1 that is free right now, taken below the kernel's ephemeral range where it
  * can: a port from that range (what `listen(0)` hands out) can become the source port of any outgoing
  * connection between this probe and the caller's own `listen`, which then fails with EADDRINUSE.
+ * `range` narrows the draw (from `low`, below `high`) for callers that share the machine's ports
+ * with others probing at the same time; it is cut off at the ephemeral range too.
  */
-export async function freePort(): Promise<number> {
-  const low = ephemeralLow();
-  for (let attempt = 0; low > 20_000 && attempt < 20; attempt++) {
-    const port = 10_000 + Math.floor(Math.random() * (low - 10_000));
+export async function freePort(range: { low: number; high: number } = { low: 10_000, high: 65_536 }): Promise<number> {
+  const high = Math.min(range.high, ephemeralLow());
+  for (let attempt = 0; high - range.low > 1_000 && attempt < 20; attempt++) {
+    const port = range.low + Math.floor(Math.random() * (high - range.low));
     if (await listensOn(port)) return port;
   }
   return listensOn(0);
