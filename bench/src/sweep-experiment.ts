@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { SWEEP_BATCH_SIZE } from '@gatehouse/invitations';
 import { type SweepFigures, sweepUnderTraffic, timeSweep } from './background.js';
 import { type Target, onServer, option, postgresSettings, startServer, stopServer } from './harness.js';
@@ -18,7 +19,9 @@ import { pacedRotatingTraffic, rotatingLoad } from './scale-load.js';
  * before the sweeps (a schema variant to compare). `--rests=<ratio>,<ratio>…` sweeps once with each
  * rest ratio (see `SWEEP_REST_RATIO`), in that order, instead of `--repeat`; `--batches=<rows>,<rows>…`
  * likewise with each batch size (both given: pairs in order). `--replica-cores=<list>` moves the
- * replica from core 1 to those cores (`taskset -c` syntax) once it is ready.
+ * replica from core 1 to those cores (`taskset -c` syntax) once it is ready; `--replica-flags=<flag>,…`
+ * starts it with those Node flags, and with `--trace-gc` among them prints its collections that
+ * paused it for 10 ms or more, in seconds from the sweep's start.
  */
 export async function sweepExperiment(p: Provisioned, all: Target[]): Promise<number> {
   const at = process.argv.indexOf('--sweep');
@@ -64,6 +67,19 @@ export async function sweepExperiment(p: Provisioned, all: Target[]): Promise<nu
   return 0;
 }
 
+/**
+ * The `--trace-gc` lines of `logFile` for collections of 10 ms or more, their time shifted to
+ * seconds from `fromMs` after the start (process start and spawn differ by the start-up's few ms).
+ */
+function longCollections(logFile: string, fromMs: number): string {
+  return readFileSync(logFile, 'utf8')
+    .split('\n')
+    .map((line) => /\] +([\d.]+) ms: (.*?), ([\d.]+) \/ [\d.]+ ms/.exec(line))
+    .filter((m): m is RegExpExecArray => m !== null && Number(m[3]) >= 10)
+    .map((m) => `    ${((Number(m[1]) - fromMs) / 1000).toFixed(2)} s: ${m[3]} ms ${m[2]}`)
+    .join('\n');
+}
+
 /** `--<name>=a,b,…` as numbers, or undefined. */
 function list(name: string): number[] | undefined {
   return process.argv
@@ -94,11 +110,14 @@ async function underTraffic(
   sweep: Parameters<typeof sweepUnderTraffic>[1],
 ): Promise<SweepFigures> {
   const gatehouse = all.find((t) => t.name === 'gatehouse')!;
-  const server = await startServer(gatehouse);
+  const flags = process.argv.find((a) => a.startsWith('--replica-flags='))?.slice(16).split(',') ?? [];
+  const server = await startServer(gatehouse, flags);
+  const startedAt = Date.now();
   try {
     const cores = process.argv.find((a) => a.startsWith('--replica-cores='))?.slice(16);
     if (cores) execFileSync('taskset', ['-a', '-p', '-c', cores, String(server.pid)], { stdio: 'ignore' });
     if (passes > 0) await rotatingLoad(gatehouse, server, clients, { amount: clients.count * passes });
+    const sweepAt = Date.now() - startedAt;
     const { sweep: figures, traffic: t, orchestratorGc } = await sweepUnderTraffic(p.config, sweep, () =>
       pacedRotatingTraffic(gatehouse, server, clients, rate),
     );
@@ -107,6 +126,7 @@ async function underTraffic(
     console.log(`  from the write (the generator's own lateness left out): p99 ${t.p99FromSendMs} ms; by second ${t.p99FromSendBySecondMs.join(' ')}`);
     console.log(`  of it, with a connection free when due: p99 ${t.ownLagP99Ms} ms; due with every connection busy: ${t.waitedForConnection} of ${t.sent}`);
     console.log('  this process collected:', orchestratorGc);
+    if (flags.includes('--trace-gc')) console.log(`  the replica's long collections:\n${longCollections(server.logFile, sweepAt)}`);
     return figures;
   } finally {
     await stopServer(server);
