@@ -21,7 +21,8 @@ import { pacedRotatingTraffic, rotatingLoad } from './scale-load.js';
  * likewise with each batch size (both given: pairs in order). `--replica-cores=<list>` moves the
  * replica from core 1 to those cores (`taskset -c` syntax) once it is ready; `--replica-flags=<flag>,…`
  * starts it with those Node flags, and with `--trace-gc` among them prints its collections that
- * paused it for 10 ms or more, in seconds from the sweep's start.
+ * paused it for 10 ms or more, in seconds from the end of the warm passes (the measured traffic and
+ * the sweep begin once the traffic's lead-in is over, a second or two later).
  */
 export async function sweepExperiment(p: Provisioned, all: Target[]): Promise<number> {
   const at = process.argv.indexOf('--sweep');
@@ -69,7 +70,7 @@ export async function sweepExperiment(p: Provisioned, all: Target[]): Promise<nu
 
 /**
  * The `--trace-gc` lines of `logFile` for collections of 10 ms or more, their time shifted to
- * seconds from `fromMs` after the start (process start and spawn differ by the start-up's few ms).
+ * seconds from `fromMs` after the spawn (the process's own clock starts a few ms after it).
  */
 function longCollections(logFile: string, fromMs: number): string {
   return readFileSync(logFile, 'utf8')
@@ -110,14 +111,18 @@ async function underTraffic(
   sweep: Parameters<typeof sweepUnderTraffic>[1],
 ): Promise<SweepFigures> {
   const gatehouse = all.find((t) => t.name === 'gatehouse')!;
-  const flags = process.argv.find((a) => a.startsWith('--replica-flags='))?.slice(16).split(',') ?? [];
+  const flags =
+    process.argv
+      .find((a) => a.startsWith('--replica-flags='))
+      ?.slice(16)
+      .split(',') ?? [];
   const server = await startServer(gatehouse, flags);
   const startedAt = Date.now();
   try {
     const cores = process.argv.find((a) => a.startsWith('--replica-cores='))?.slice(16);
     if (cores) execFileSync('taskset', ['-a', '-p', '-c', cores, String(server.pid)], { stdio: 'ignore' });
     if (passes > 0) await rotatingLoad(gatehouse, server, clients, { amount: clients.count * passes });
-    const sweepAt = Date.now() - startedAt;
+    const warmAt = Date.now() - startedAt;
     const { sweep: figures, traffic: t, orchestratorGc } = await sweepUnderTraffic(p.config, sweep, () =>
       pacedRotatingTraffic(gatehouse, server, clients, rate),
     );
@@ -126,7 +131,10 @@ async function underTraffic(
     console.log(`  from the write (the generator's own lateness left out): p99 ${t.p99FromSendMs} ms; by second ${t.p99FromSendBySecondMs.join(' ')}`);
     console.log(`  of it, with a connection free when due: p99 ${t.ownLagP99Ms} ms; due with every connection busy: ${t.waitedForConnection} of ${t.sent}`);
     console.log('  this process collected:', orchestratorGc);
-    if (flags.includes('--trace-gc')) console.log(`  the replica's long collections:\n${longCollections(server.logFile, sweepAt)}`);
+    if (flags.includes('--trace-gc')) {
+      const pauses = longCollections(server.logFile, warmAt);
+      console.log(`  the replica's long collections, from the end of the warm passes:\n${pauses}`);
+    }
     return figures;
   } finally {
     await stopServer(server);
