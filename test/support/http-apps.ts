@@ -3,15 +3,22 @@ import { freePort as freePortIn } from '@gatehouse/database';
 /** Ports from 10,000 up, cut into one slice for each test worker that can run at the same time. */
 const SLICE = 2_500;
 const SLICES = 8;
+/** Ports this file was given: one drawn but not yet listened on is free to the probe again. */
+const given = new Set<number>();
 
 /**
  * A port that is free right now, so a test can tell an app its public URL before it listens. Each
  * test worker draws from its own slice: between this probe and the app's `listen` (a minute for an
  * app that first initialises its embedded database) a file running beside it cannot draw the same
- * port.
+ * port, and this file never gets the same one twice.
  */
-export function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const worker = Number(process.env.VITEST_POOL_ID ?? 1) || 1;
   const low = 10_000 + ((worker - 1) % SLICES) * SLICE;
-  return freePortIn({ low, high: low + SLICE });
+  for (;;) {
+    const port = await freePortIn({ low, high: low + SLICE });
+    if (given.has(port)) continue;
+    given.add(port);
+    return port;
+  }
 }
