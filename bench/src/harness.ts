@@ -229,7 +229,12 @@ export async function load(target: Target, server: RunningServer, seconds: numbe
 
 /** The number given as `--<name>=<n>` on the command line, else `fallback`. */
 export function option(name: string, fallback: number): number {
-  return Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);
+  return Number(textOption(name) ?? fallback);
+}
+
+/** The text of `--<name>=<text>` on the command line, or undefined. */
+export function textOption(name: string): string | undefined {
+  return process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 }
 
 /** The middle value (the upper one of an even count). */

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { SWEEP_BATCH_SIZE } from '@gatehouse/invitations';
 import { type SweepFigures, sweepUnderTraffic, timeSweep } from './background.js';
-import { type Target, onServer, option, postgresSettings, startServer, stopServer } from './harness.js';
+import { type Target, onServer, option, postgresSettings, startServer, stopServer, textOption } from './harness.js';
 import type { Provisioned } from './provision.js';
 import { generateAuditEvents, generateClients, generateInvitations, generateUsers, withClient } from './scale-data.js';
 import { pacedRotatingTraffic, rotatingLoad } from './scale-load.js';
@@ -83,11 +83,7 @@ function longCollections(logFile: string, fromMs: number): string {
 
 /** `--<name>=a,b,…` as numbers, or undefined. */
 function list(name: string): number[] | undefined {
-  return process.argv
-    .find((a) => a.startsWith(`--${name}=`))
-    ?.slice(name.length + 3)
-    .split(',')
-    .map(Number);
+  return textOption(name)?.split(',').map(Number);
 }
 
 async function stats(url: string): Promise<Record<string, number>> {
@@ -111,18 +107,14 @@ async function underTraffic(
   sweep: Parameters<typeof sweepUnderTraffic>[1],
 ): Promise<SweepFigures> {
   const gatehouse = all.find((t) => t.name === 'gatehouse')!;
-  const flags =
-    process.argv
-      .find((a) => a.startsWith('--replica-flags='))
-      ?.slice(16)
-      .split(',') ?? [];
+  const flags = textOption('replica-flags')?.split(',') ?? [];
+  const spawnedAt = Date.now();
   const server = await startServer(gatehouse, flags);
-  const startedAt = Date.now();
   try {
-    const cores = process.argv.find((a) => a.startsWith('--replica-cores='))?.slice(16);
+    const cores = textOption('replica-cores');
     if (cores) execFileSync('taskset', ['-a', '-p', '-c', cores, String(server.pid)], { stdio: 'ignore' });
     if (passes > 0) await rotatingLoad(gatehouse, server, clients, { amount: clients.count * passes });
-    const warmAt = Date.now() - startedAt;
+    const warmAt = Date.now() - spawnedAt;
     const { sweep: figures, traffic: t, orchestratorGc } = await sweepUnderTraffic(p.config, sweep, () =>
       pacedRotatingTraffic(gatehouse, server, clients, rate),
     );
