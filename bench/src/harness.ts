@@ -228,9 +228,7 @@ export async function load(target: Target, server: RunningServer, seconds: numbe
 }
 
 /** The number given as `--<name>=<n>` on the command line, else `fallback`. */
-export function option(name: string, fallback: number): number {
-  return Number(textOption(name) ?? fallback);
-}
+export const option = (name: string, fallback: number): number => Number(textOption(name) ?? fallback);
 
 /** The text of `--<name>=<text>` on the command line, or undefined. */
 export function textOption(name: string): string | undefined {
