@@ -109,6 +109,8 @@ describe('benchmark smoke mode', () => {
     expect(sweep.tokenP99FromSendMs).toBeGreaterThan(0);
     expect(sweep.tokenP99FromSendMs).toBeLessThanOrEqual(sweep.tokenP99Ms);
     expect(sweep.p99FromSendBySecondMs.length).toBe(sweep.p99BySecondMs.length);
+    // How the generator's sending thread was scheduled (real-time only with --realtime-generator).
+    expect(sweep.generatorPolicy).toBe('SCHED_OTHER');
     expect(report.scaleDetails.curve.map((p: { clients: number }) => p.clients).sort((a: number, b: number) => a - b)).toEqual([1, 1_000, 3_000]);
   }, 180_000);
 });

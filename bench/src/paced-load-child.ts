@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type PacedChildOptions, pacedLoad } from './paced-load.js';
@@ -13,7 +14,30 @@ import { requiredEnv } from './protocol.js';
  * this process: the generator's own first second (cold code, first requests formatted) otherwise
  * put ≈ 100 ms on the p99 of the first second of every window, a server warm for minutes included.
  */
-const { selfWarmSeconds, ...options } = JSON.parse(requiredEnv('PACED_LOAD')) as PacedChildOptions;
+const { selfWarmSeconds, realtime, ...options } = JSON.parse(requiredEnv('PACED_LOAD')) as PacedChildOptions;
+
+/**
+ * With `--realtime-generator` (`realtime`): the generator stands for clients on machines of their
+ * own, yet here it shares core 0 with the database, and at normal priority this kernel (HZ 250, no
+ * preemption inside the kernel, session autogroups) lets a busy backend finish its slice, up to a
+ * 4-ms tick, before the generator writes a due request or reads an answer: beside a sweep its own
+ * lateness was 3.7 ms at p99 and every second's p99 from the write 8.1 ms, charged to the server
+ * (BENCHMARKS.md, "The sweep's floor is the generator's ticks"). So its main thread, the one that
+ * sends and reads, runs at real-time priority (`chrt`, needs root or CAP_SYS_NICE); V8's helper
+ * threads, started before it, keep theirs (all threads at real-time starved the database once: a
+ * sweep of 88 s). Off by default: it also made the sweep of a million 25 % slower. The result says
+ * how the generator ran.
+ */
+function policy(): string {
+  if (!realtime) return 'SCHED_OTHER';
+  try {
+    execFileSync('chrt', ['-f', '-p', '10', String(process.pid)], { stdio: 'ignore' });
+    return 'SCHED_FIFO 10 (main thread)';
+  } catch {
+    return 'SCHED_OTHER (chrt refused)';
+  }
+}
+const generatorPolicy = policy();
 
 async function selfWarm(): Promise<void> {
   const sink = createServer((request, response) => {
@@ -36,7 +60,7 @@ const stop = new Promise<void>((resolve) => process.on('message', (message) => m
 const onMeasuring = () => process.send?.('measuring');
 
 (selfWarmSeconds ? selfWarm() : Promise.resolve()).then(() => pacedLoad(options, { stop, onMeasuring })).then(
-  (result) => process.send?.(result, () => process.exit(0)),
+  (result) => process.send?.({ ...result, generatorPolicy }, () => process.exit(0)),
   (error: unknown) => {
     console.error(error);
     process.exit(1);

@@ -36,6 +36,8 @@ export interface PacedResult {
    */
   p99FromSendMs: number;
   p99FromSendBySecondMs: number[];
+  /** How the generator's sending thread was scheduled, when it ran in a process of its own (paced-load-child.ts). */
+  generatorPolicy?: string;
 }
 
 /** A run's failures and what they got, e.g. `3 failed of 45490 (503: 2, no answer: 1)`. */
@@ -44,8 +46,11 @@ export function failuresText(result: Pick<PacedResult, 'failed' | 'sent' | 'fail
   return `${result.failed} failed of ${result.sent} (${by.join(', ')})`;
 }
 
-/** What the generator process is given: the load, and how long it first warms itself against a sink of its own. */
-export type PacedChildOptions = Parameters<typeof pacedLoad>[0] & { selfWarmSeconds?: number };
+/**
+ * What the generator process is given: the load, how long it first warms itself against a sink of
+ * its own, and whether its sending thread asks for real-time priority (see paced-load-child.ts).
+ */
+export type PacedChildOptions = Parameters<typeof pacedLoad>[0] & { selfWarmSeconds?: number; realtime?: boolean };
 
 /**
  * A run whose end is not known in advance (traffic beside a sweep): told when the measured seconds

@@ -124,8 +124,8 @@ export async function measureScale(p: Provisioned, gatehouse: Target, plotFile: 
       checks.push(await checkGeneratedToken(gatehouse, server, p.tenantId, seed, sizes.clients - 1));
       const firstTokenMs = round(performance.now() - ready, 1);
       const paced = await pacedRotating(gatehouse, server, set(sizes.clients), onePeak / 2, sizes.coldSeconds);
-      const { p99Ms, maxMs, p99BySecondMs, sendLagP99Ms } = paced;
-      return { firstTokenMs, p99First10sMs: p99Ms, maxMs, p99BySecondMs, sendLagP99Ms };
+      const { p99Ms, maxMs, p99BySecondMs, sendLagP99Ms, generatorPolicy } = paced;
+      return { firstTokenMs, p99First10sMs: p99Ms, maxMs, p99BySecondMs, sendLagP99Ms, generatorPolicy };
     } finally {
       await stopServer(server);
     }
@@ -159,6 +159,7 @@ export async function measureScale(p: Provisioned, gatehouse: Target, plotFile: 
         maxMs: paced.maxMs,
         p99BySecondMs: paced.p99BySecondMs,
         sendLagP99Ms: paced.sendLagP99Ms,
+        generatorPolicy: paced.generatorPolicy,
         samples: sampler.samples,
       };
     } finally {
@@ -194,6 +195,7 @@ export async function measureScale(p: Provisioned, gatehouse: Target, plotFile: 
         tokenP99FromSendMs: traffic.p99FromSendMs,
         p99FromSendBySecondMs: traffic.p99FromSendBySecondMs,
         waitedForConnection: traffic.waitedForConnection,
+        generatorPolicy: traffic.generatorPolicy,
       };
     } finally {
       await stopServer(server);

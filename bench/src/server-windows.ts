@@ -21,6 +21,8 @@ import { type ProfileSummary, type ProfileWindow, monotonicMicros, summarizeCpuP
 import type { Algorithm } from './protocol.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
+/** The paced load generator's sending thread at real-time priority (paced-load-child.ts says why and at what cost). */
+const realtimeGenerator = process.argv.includes('--realtime-generator');
 
 /**
  * p99 under open-loop load at a fixed rate (see paced-load.ts for why not autocannon's
@@ -79,7 +81,7 @@ export function pacedTrafficInChild(options: PacedChildOptions): PacedTraffic {
   const command = pin ? 'taskset' : process.execPath;
   const args = [...(pin ? ['-c', '0', process.execPath] : []), script];
   const child = spawn(command, args, {
-    env: { ...process.env, PACED_LOAD: JSON.stringify({ selfWarmSeconds: smoke ? 0 : 1, ...options }) },
+    env: { ...process.env, PACED_LOAD: JSON.stringify({ selfWarmSeconds: smoke ? 0 : 1, realtime: realtimeGenerator, ...options }) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   let measured!: () => void;

@@ -22,7 +22,8 @@ import { pacedRotatingTraffic, rotatingLoad } from './scale-load.js';
  * replica from core 1 to those cores (`taskset -c` syntax) once it is ready; `--replica-flags=<flag>,…`
  * starts it with those Node flags, and with `--trace-gc` among them prints its collections that
  * paused it for 10 ms or more, in seconds from the end of the warm passes (the measured traffic and
- * the sweep begin once the traffic's lead-in is over, a second or two later).
+ * the sweep begin once the traffic's lead-in is over, a second or two later). `--realtime-generator`
+ * (as for `npm run bench`) runs the generator's sending thread at real-time priority.
  */
 export async function sweepExperiment(p: Provisioned, all: Target[]): Promise<number> {
   const at = process.argv.indexOf('--sweep');
@@ -119,7 +120,7 @@ async function underTraffic(
       pacedRotatingTraffic(gatehouse, server, clients, rate),
     );
     console.log(`  traffic: p50 ${t.p50Ms} p99 ${t.p99Ms} max ${t.maxMs} ms; p99 by second ${t.p99BySecondMs.join(' ')}`);
-    console.log(`  the generator's lateness: p99 ${t.sendLagP99Ms} ms; by second ${t.sendLagP99BySecondMs.join(' ')}`);
+    console.log(`  the generator's lateness (${t.generatorPolicy}): p99 ${t.sendLagP99Ms} ms; by second ${t.sendLagP99BySecondMs.join(' ')}`);
     console.log(`  from the write (the generator's own lateness left out): p99 ${t.p99FromSendMs} ms; by second ${t.p99FromSendBySecondMs.join(' ')}`);
     console.log(`  of it, with a connection free when due: p99 ${t.ownLagP99Ms} ms; due with every connection busy: ${t.waitedForConnection} of ${t.sent}`);
     console.log('  this process collected:', orchestratorGc);
