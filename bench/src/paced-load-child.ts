@@ -22,7 +22,7 @@ const { selfWarmSeconds, realtime, ...options } = JSON.parse(requiredEnv('PACED_
  * preemption inside the kernel, session autogroups) lets a busy backend finish its slice, up to a
  * 4-ms tick, before the generator writes a due request or reads an answer: beside a sweep its own
  * lateness was 3.7 ms at p99 and every second's p99 from the write 8.1 ms, charged to the server
- * (BENCHMARKS.md, "The sweep's floor is the generator's ticks"). So its main thread, the one that
+ * (BENCHMARKS.md, "Session of 2026-11-27, late afternoon"). So its main thread, the one that
  * sends and reads, runs at real-time priority (`chrt`, needs root or CAP_SYS_NICE); V8's helper
  * threads, started before it, keep theirs (all threads at real-time starved the database once: a
  * sweep of 88 s). Off by default: it also made the sweep of a million 25 % slower. The result says
