@@ -3,22 +3,23 @@ import { Injectable } from '@nestjs/common';
 import { InvitationRepository } from './invitation.repository.js';
 
 /**
- * Rows per batch: one transaction, one statement (read, audit, move the position); ≈ 0.3 s of one
- * database backend. Measured on 1,000,000 overdue of 10,000,000 beside token traffic: BENCHMARKS.md,
- * "The sweep without rewriting invitations" and "The sweep's batch" (fewer, larger batches spend
- * less on round trips and transactions, and their rests are as long in all).
+ * Rows per batch: one transaction, one statement (read, audit, move the position); ≈ 10 ms of one
+ * database backend. Small batches hand the cores back often: beside token traffic on two cores a
+ * batch of 20,000 (≈ 0.3 s) kept the traffic's p99 at 10–11 ms, batches of 300–500 at 8.4–8.5 ms,
+ * while batches of 100–200 spent more on round trips than they saved (BENCHMARKS.md, "Session of
+ * 2026-11-27, evening: small batches").
  */
-export const SWEEP_BATCH_SIZE = 20_000;
+export const SWEEP_BATCH_SIZE = 500;
 /** Upper bound on the batches of one sweep, whatever the backlog; the next sweep goes on. */
-export const SWEEP_MAX_BATCHES = 1000;
+export const SWEEP_MAX_BATCHES = 10_000;
 /**
  * After a full batch the sweep rests this fraction of the time the batch took before the next, so a
  * backlog's batches leave the database (often on the cores token traffic needs) a share of its CPU:
- * measured in BENCHMARKS.md, "The sweep beside token traffic: the database core it takes" and
- * "The sweep's rest on Node 24" (½ and ¾ kept token traffic's p99 under 10 ms alike; ¾ made the
- * sweep of a million 28–31 s, ½ 25 s).
+ * measured in BENCHMARKS.md, "The sweep beside token traffic: the database core it takes", "The
+ * sweep's rest on Node 24" and, for batches of 500, "Session of 2026-11-27, evening: small batches"
+ * (a quarter keeps the sweep of a million under 30 s; a half made it 50 s with batches of 200).
  */
-export const SWEEP_REST_RATIO = 0.5;
+export const SWEEP_REST_RATIO = 0.25;
 
 export interface SweepResult {
   /** Rows expired by each batch, in order (empty batches are not listed). */
