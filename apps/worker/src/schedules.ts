@@ -15,7 +15,7 @@ export const SCHEDULES = {
   outboxDelivery: { name: 'outbox-delivery', everyMs: 5 * 1000 },
   /** When mail waits because SMTP was unreachable, checks whether it answers again and wakes that mail. */
   smtpProbe: { name: 'smtp-probe', everyMs: 15 * 1000 },
-  /** Audits each overdue pending invitation once as expired, in batches of 500 with a rest after each. */
+  /** Audits each overdue pending invitation once as expired, in batches (`SWEEP_BATCH_SIZE`) with a rest after each. */
   invitationExpiry: { name: 'invitation-expiry', everyMs: 60 * 1000 },
   /** Mails each client's contact once per secret, 14 days before it expires. */
   secretExpiryWarning: { name: 'secret-expiry-warning', everyMs: 24 * 60 * 60 * 1000 },

@@ -5,9 +5,10 @@ import { InvitationRepository } from './invitation.repository.js';
 /**
  * Rows per batch: one transaction, one statement (read, audit, move the position); ≈ 10 ms of one
  * database backend. Small batches hand the cores back often: beside token traffic on two cores a
- * batch of 20,000 (≈ 0.3 s) kept the traffic's p99 at 10–11 ms, batches of 300–500 at 8.4–8.5 ms,
- * while batches of 100–200 spent more on round trips than they saved (BENCHMARKS.md, "Session of
- * 2026-11-27, evening: small batches").
+ * batch of 20,000 (≈ 0.3 s) kept the traffic's p99 at 10–11 ms in every second, batches of 300–500
+ * at 8.4–8.5 ms in the sweep experiments (10.2 and 12.1 ms in two full runs, set by a few slow
+ * seconds), while batches of 100–200 spent more on round trips than they saved (BENCHMARKS.md,
+ * "Session of 2026-11-27, evening: small batches").
  */
 export const SWEEP_BATCH_SIZE = 500;
 /** Upper bound on the batches of one sweep, whatever the backlog; the next sweep goes on. */
