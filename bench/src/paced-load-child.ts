@@ -25,8 +25,9 @@ const { selfWarmSeconds, realtime, ...options } = JSON.parse(requiredEnv('PACED_
  * (BENCHMARKS.md, "Session of 2026-11-27, late afternoon"). So its main thread, the one that
  * sends and reads, runs at real-time priority (`chrt`, needs root or CAP_SYS_NICE); V8's helper
  * threads, started before it, keep theirs (all threads at real-time starved the database once: a
- * sweep of 88 s). Off by default: it also made the sweep of a million 25 % slower. The result says
- * how the generator ran.
+ * sweep of 88 s). Off by default, since it makes the sweep of a million slower (9 % on a fast host,
+ * 25–100 % on slower ones); the runs of record use it (README, "Benchmark"). The result says how
+ * the generator ran.
  */
 function policy(): string {
   if (!realtime) return 'SCHED_OTHER';
