@@ -1,8 +1,13 @@
 import { freePort as freePortIn } from '@gatehouse/database';
 
-/** Ports from 10,000 up, cut into one slice for each test worker that can run at the same time. */
-const SLICE = 2_500;
+/**
+ * Ports from 10,000 to 30,000, cut into one slice for each test worker that can run at the same
+ * time. `TEST_PORT_RANGE=low-high` moves the run elsewhere, so two runs on one machine (two
+ * checkouts) never draw from the same slices.
+ */
+const [RANGE_LOW, RANGE_HIGH] = (process.env.TEST_PORT_RANGE ?? '10000-30000').split('-').map(Number);
 const SLICES = 8;
+const SLICE = Math.floor((RANGE_HIGH - RANGE_LOW) / SLICES);
 /** Ports this file was given: one drawn but not yet listened on is free to the probe again. */
 const given = new Set<number>();
 
@@ -14,7 +19,7 @@ const given = new Set<number>();
  */
 export async function freePort(): Promise<number> {
   const worker = Number(process.env.VITEST_POOL_ID ?? 1) || 1;
-  const low = 10_000 + ((worker - 1) % SLICES) * SLICE;
+  const low = RANGE_LOW + ((worker - 1) % SLICES) * SLICE;
   for (;;) {
     const port = await freePortIn({ low, high: low + SLICE });
     if (given.has(port)) continue;
