@@ -29,7 +29,7 @@ describe('console passkeys', () => {
   }
 
   const failures = async () =>
-    ((await app.db.query(`SELECT failed_login_count AS n FROM users WHERE id = $1`, [member.id]))[0] as { n: number }).n;
+    ((await app.db.query(`SELECT failed_second_factor_count AS n FROM users WHERE id = $1`, [member.id]))[0] as { n: number }).n; // counted apart from passwords
 
   beforeAll(async () => {
     app = await startConsoleApp({ host: 'localhost' });
@@ -96,7 +96,7 @@ describe('console passkeys', () => {
     });
     expect(replayed.status()).toBe(401);
     await replay.close();
-    await app.db.query(`UPDATE users SET failed_login_count = 0 WHERE id = $1`, [member.id]);
+    await app.db.query(`UPDATE users SET failed_second_factor_count = 0, second_factor_locked_until = NULL WHERE id = $1`, [member.id]);
     const [used] = await app.db.query(`SELECT details FROM audit_events WHERE action = 'user.mfa.succeeded' AND target_id = $1 ORDER BY occurred_at DESC LIMIT 1`, [member.id]);
     expect(used.details).toMatchObject({ method: 'passkey', passkey: 'Test key' });
 

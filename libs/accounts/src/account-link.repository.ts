@@ -92,10 +92,13 @@ export class AccountLinkRepository {
     return { hasPassword: rows[0]?.has ?? false, everHadPassword: rows[0]?.ever ?? false };
   }
 
+  /** Clears both locks and both counts (an Administrator's unlock, or a fresh start). */
   async unlock(em: EntityManager, tenantId: string, userId: string): Promise<void> {
-    await em.query(`UPDATE users SET failed_login_count = 0, locked_until = NULL, updated_at = now() WHERE tenant_id = $1 AND id = $2`, [
-      tenantId,
-      userId,
-    ]);
+    await em.query(
+      `UPDATE users SET failed_login_count = 0, locked_until = NULL, failed_second_factor_count = 0, second_factor_locked_until = NULL,
+              updated_at = now()
+        WHERE tenant_id = $1 AND id = $2`,
+      [tenantId, userId],
+    );
   }
 }

@@ -10,6 +10,7 @@ import {
   SecondFactorService,
   type User,
   UserService,
+  lockOf,
   mayAssignRoles,
 } from '@gatehouse/accounts';
 import { type Actor, AuditService, SYSTEM_ACTOR } from '@gatehouse/audit';
@@ -202,7 +203,7 @@ export class StaffAccessService {
       displayName: user.displayName,
       roles: [...user.roles],
       status: user.status,
-      lockedUntil: user.lockedUntil && user.lockedUntil.getTime() > Date.now() ? user.lockedUntil : null,
+      lockedUntil: lockOf(user.lockedUntil, user.secondFactorLockedUntil),
       authenticatorSince: factors.get(user.id)?.totpConfirmedAt ?? null,
       recoveryCodesLeft: factors.get(user.id)?.recoveryCodesLeft ?? 0,
     }));
