@@ -52,6 +52,12 @@ export function StepUp(): MethodDecorator {
   return SetMetadata(STEP_UP, true);
 }
 
+/** What a console handler declares: its permission and whether it asks for a fresh second factor (for the role matrix). */
+export function declaredConsolePage(handler: object): { permission: Permission | null; stepUp: boolean } | undefined {
+  const page = Reflect.getMetadata(PAGE, handler) as { permission: Permission | null } | undefined;
+  return page && { permission: page.permission, stepUp: Reflect.getMetadata(STEP_UP, handler) === true };
+}
+
 /** The page a person with an issued password must reach to change it (nothing else opens until then). */
 export function PasswordChangePage(): MethodDecorator {
   return applyDecorators(SetMetadata(PASSWORD_CHANGE, true));
