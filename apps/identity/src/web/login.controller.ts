@@ -1,6 +1,7 @@
-import { Controller, Get, Post, Req, Res, UseFilters } from '@nestjs/common';
+import { Controller, Get, Inject, Post, Req, Res, UseFilters } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { LoginService, SecondFactorService } from '@gatehouse/accounts';
+import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { SessionService } from '@gatehouse/sessions';
 import { loginPage, loginRefusal } from './pages/auth.pages.js';
 import { enrolFirstPage } from './pages/second-factor.pages.js';
@@ -14,6 +15,7 @@ import { WebErrorFilter } from './web.filter.js';
 @UseFilters(WebErrorFilter)
 export class LoginController {
   constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly web: WebSession,
     private readonly sessions: SessionService,
     private readonly credentials: LoginService,
@@ -63,7 +65,7 @@ export class LoginController {
     }
     const staff = outcome.user.roles.length > 0;
     if (staff && !(await this.hasSecondFactor(context.tenant.id, outcome.user.id))) {
-      return sendPage(res, 403, { title: 'Set up your second factor first', body: enrolFirstPage(), viewer: null, path: '/login' });
+      return sendPage(res, 403, { title: 'Set up your second factor first', body: enrolFirstPage(`${this.config.adminPublicUrl}/console/login`), viewer: null, path: '/login' });
     }
     await this.sessions.end(this.web.currentToken(req));
     const started = await this.sessions.start(context.tenant.id, outcome.user.id);

@@ -33,9 +33,10 @@ export function codePage(input: { csrf: string; returnTo: string; username: stri
 }
 
 /** A person who holds a role but has no second factor yet: they set it up in the console first. */
-export function enrolFirstPage(): SafeHtml {
+export function enrolFirstPage(consoleSignIn: string): SafeHtml {
   return html`<p>
       Your account holds a role in the operators’ console, so it signs in with a second factor, here as there. You have
       not set one up yet: sign in to the console once, where you set up an authenticator app, then log in here again.
-    </p>`;
+    </p>
+    <p><a class="button" href="${consoleSignIn}">Sign in to the console</a> <a href="/login">Back to log in</a></p>`;
 }
