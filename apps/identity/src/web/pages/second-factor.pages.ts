@@ -1,4 +1,4 @@
-import { type SafeHtml, codeField, hiddenInputs, html, postForm, signInRefusal } from '@gatehouse/views';
+import { type SafeHtml, authenticationCodeField, hiddenInputs, html, postForm, signInRefusal } from '@gatehouse/views';
 
 export const WRONG_CODE = 'That code did not work. Enter the code your authenticator app shows now; each code works once.';
 
@@ -21,14 +21,7 @@ export function codePage(input: { csrf: string; returnTo: string; username: stri
       csrf: input.csrf,
       submit: 'Continue',
       body: html`${hiddenInputs({ returnTo: input.returnTo })}
-      ${codeField({
-        name: 'code',
-        label: 'Authentication code',
-        hint: 'The 6-digit code your authenticator app shows now. Lost your phone? Type one of your recovery codes instead.',
-        error: input.error,
-        autofocus: true,
-        required: true,
-      })}`,
+      ${authenticationCodeField(input.error)}`,
     })}`;
 }
 
