@@ -51,6 +51,12 @@ export interface AppConfig {
   outboxLeaseSeconds: number;
   /** On SIGTERM, how long in-flight requests and the current outbox batch may take to finish. */
   shutdownTimeoutSeconds: number;
+  /** Federated-credential issuers (URLs) whose host may resolve to private addresses (§11). */
+  federationPrivateIssuers: string[];
+  /** Webhook endpoints (URLs) whose host may resolve to private addresses (§13). */
+  webhookPrivateTargets: string[];
+  /** PEM certificates trusted for outbound https beside the system's (`OUTBOUND_CA_FILE`). */
+  outboundCa: string | undefined;
 }
 
 export class ConfigError extends Error {

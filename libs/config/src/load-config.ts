@@ -65,6 +65,10 @@ export function loadConfig(env: Env): AppConfig {
     if (file && !existsSync(file)) problems.push(`${name} names a file that does not exist`);
   }
   const trustProxy = parseTrustProxy(read('TRUST_PROXY'));
+  const federationPrivateIssuers = httpsUrls(read('FEDERATION_PRIVATE_ISSUERS'), 'FEDERATION_PRIVATE_ISSUERS', problems);
+  const webhookPrivateTargets = httpsUrls(read('WEBHOOK_PRIVATE_TARGETS'), 'WEBHOOK_PRIVATE_TARGETS', problems);
+  const outboundCaFile = read('OUTBOUND_CA_FILE');
+  if (outboundCaFile && !existsSync(outboundCaFile)) problems.push('OUTBOUND_CA_FILE names a file that does not exist');
 
   const production = nodeEnv === 'production';
   if (production && devTls) problems.push('DEV_TLS is for development; set TLS_CERT_FILE and TLS_KEY_FILE in production');
@@ -108,6 +112,9 @@ export function loadConfig(env: Env): AppConfig {
     mailRetryHours: mailRetryHours!,
     outboxLeaseSeconds: outboxLeaseSeconds!,
     shutdownTimeoutSeconds: shutdownTimeoutSeconds!,
+    federationPrivateIssuers,
+    webhookPrivateTargets,
+    outboundCa: outboundCaFile ? readFileSync(outboundCaFile, 'utf8') : undefined,
   };
 }
 
@@ -179,6 +186,15 @@ function key(value: string | undefined, name: string, problems: string[]): Buffe
     return undefined;
   }
   return bytes.subarray(0, 32);
+}
+
+/** A comma-separated list of https URLs (allow-lists of outbound destinations). */
+function httpsUrls(value: string | undefined, name: string, problems: string[]): string[] {
+  const entries = (value ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  for (const entry of entries) {
+    if (!/^https:\/\/[^\s/]+/.test(entry) || !URL.canParse(entry)) problems.push(`${name} must list https:// URLs (got "${entry}")`);
+  }
+  return entries;
 }
 
 function parseTrustProxy(value: string | undefined): false | string[] {
