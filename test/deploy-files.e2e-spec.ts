@@ -34,8 +34,8 @@ describe('deployment files', () => {
     expect(compose.services.postgres!.image).toMatch(/^postgres:16/);
   });
 
-  it('the README configuration table names every variable the configuration reads', () => {
-    const readme = read('README.md');
+  it('the configuration table of docs/configuration.md names every variable the configuration reads', () => {
+    const readme = read('docs/configuration.md');
     const names = [...read('libs/config/src/load-config.ts').matchAll(/read\('([A-Z0-9_]+)'\)/g)].map((m) => m[1]!);
     expect(names.length).toBeGreaterThan(10);
     for (const name of new Set(names)) expect(readme, name).toContain(`\`${name}\``);
