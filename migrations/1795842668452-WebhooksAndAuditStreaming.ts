@@ -55,9 +55,6 @@ export class WebhooksAndAuditStreaming1795842668452 implements MigrationInterfac
       `CREATE INDEX "audit_events_transaction_brin_idx" ON "audit_events" USING brin ("transaction_id") WITH (pages_per_range = 16, autosummarize = on)`,
     );
     await queryRunner.query(
-      `ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "FK_23eb2b6ae801c52cfb79a556b8a" FOREIGN KEY ("subscription_id") REFERENCES "webhook_subscriptions"("id") ON DELETE CASCADE ON UPDATE NO ACTION`,
-    );
-    await queryRunner.query(
       `CREATE FUNCTION gatehouse_webhook_fanout() RETURNS trigger LANGUAGE plpgsql AS $$
        BEGIN
          INSERT INTO webhook_deliveries (tenant_id, subscription_id, event_id, event_type)
@@ -81,9 +78,6 @@ export class WebhooksAndAuditStreaming1795842668452 implements MigrationInterfac
     );
     await queryRunner.query(
       `DROP FUNCTION gatehouse_webhook_fanout()`,
-    );
-    await queryRunner.query(
-      `ALTER TABLE "webhook_deliveries" DROP CONSTRAINT "FK_23eb2b6ae801c52cfb79a556b8a"`,
     );
     await queryRunner.query(
       `DROP INDEX "public"."audit_events_transaction_brin_idx"`,

@@ -1,5 +1,4 @@
-import { Check, Column, CreateDateColumn, Entity, Generated, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { WebhookSubscription } from './webhook-subscription.entity.js';
+import { Check, Column, CreateDateColumn, Entity, Generated, Index, PrimaryColumn } from 'typeorm';
 
 export type DeliveryState = 'pending' | 'delivered' | 'failed';
 
@@ -22,12 +21,13 @@ export class WebhookDelivery {
   @Column({ type: 'uuid' })
   tenantId: string;
 
+  /**
+   * No foreign key: each audit write would lock the subscription's row (KEY SHARE) to check it,
+   * and concurrent writes would share that lock through multixacts. The trigger joins the live
+   * subscriptions; deleting a subscription deletes its deliveries in the same transaction.
+   */
   @Column({ type: 'uuid' })
   subscriptionId: string;
-
-  @ManyToOne(() => WebhookSubscription, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'subscription_id' })
-  subscription?: WebhookSubscription;
 
   /** The audit event sent: its id is the `webhook-id` header, the same on every attempt. */
   @Column({ type: 'uuid' })

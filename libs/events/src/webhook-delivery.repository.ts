@@ -51,7 +51,7 @@ export class WebhookDeliveryRepository {
            WHERE c.state <> 'disabled' AND (c.claimed_until IS NULL OR c.claimed_until < clock_timestamp())
              AND head.next_attempt_at <= clock_timestamp() AND head.transaction_id < ${ENDED_BEFORE}
            ORDER BY head.next_attempt_at LIMIT 1
-           FOR UPDATE OF c SKIP LOCKED)
+           FOR NO KEY UPDATE OF c SKIP LOCKED)
        RETURNING s.id, s.tenant_id, s.url, s.state, s.secret_sealed, s.previous_secret_sealed, s.previous_secret_until)
        SELECT * FROM claimed`,
       [leaseMs / 1000],

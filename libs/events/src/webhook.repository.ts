@@ -34,7 +34,9 @@ export class WebhookRepository {
     await em.getRepository(WebhookSubscription).update({ id }, changes);
   }
 
+  /** The subscription and its delivery log. */
   async delete(em: EntityManager, tenantId: string, id: string): Promise<void> {
+    await em.getRepository(WebhookDelivery).delete({ tenantId, subscriptionId: id });
     await em.getRepository(WebhookSubscription).delete({ tenantId, id });
   }
 
