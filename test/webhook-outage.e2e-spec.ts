@@ -36,15 +36,13 @@ describe('webhook outages: a dead endpoint, a hanging one, one given up after 3 
   it('a hanging endpoint delays neither another subscription nor the admin write', async () => {
     await rig.subscribe(hanging, ['client.created']);
     const hook = await rig.subscribe(healthy, ['client.created']);
-    let answered = 0;
     hanging.behaviour = () => 'hang';
     await rig.write('While one hangs');
     const pass = rig.workers[0]!.get(SchedulerService).deliverWebhooks();
     await rig.pumpUntil(() => healthy.received.length === 1, 3_500, 0);
     const second = await rig.write('Written while the endpoint hangs');
     expect(second).toMatch(/^[0-9a-f-]{36}$/);
-    answered = hanging.received.length;
-    expect(answered).toBe(0); // still hanging: the other subscription was served meanwhile
+    expect(hanging.received.length).toBe(0); // still hanging: the other subscription was served meanwhile
     await pass;
     await rig.pumpUntil(() => healthy.received.length === 2);
     const attempts = (await rig.call('get', '/webhooks?limit=200')).body.items.find((h: Json) => h.url === hanging.url);
@@ -70,7 +68,8 @@ describe('webhook outages: a dead endpoint, a hanging one, one given up after 3 
     await rig.pumpUntil(() => abandoned.received.length === 1);
     await sleep(50);
     expect((await rig.call('get', `/webhooks/${hook.id}`)).body).toMatchObject({ state: 'active', stateReason: null });
-    const redelivered = await rig.call('post', `/webhooks/${hook.id}/deliveries/${(await rig.deliveries(hook.id)).at(-1).id}/redeliver`);
+    const givenUp = (await rig.deliveries(hook.id)).find((d: Json) => d.state === 'failed');
+    const redelivered = await rig.call('post', `/webhooks/${hook.id}/deliveries/${givenUp.id}/redeliver`);
     expect(redelivered.status).toBe(202);
     await rig.pumpUntil(() => abandoned.received.length === 2);
     expect(abandoned.received[1]!.body.data.action).toBe('client.created');
