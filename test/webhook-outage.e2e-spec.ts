@@ -69,7 +69,7 @@ describe('webhook outages: a dead endpoint, a hanging one, one given up after 3 
     await sleep(50);
     expect((await rig.call('get', `/webhooks/${hook.id}`)).body).toMatchObject({ state: 'active', stateReason: null });
     const givenUp = (await rig.deliveries(hook.id)).find((d: Json) => d.state === 'failed');
-    const redelivered = await rig.call('post', `/webhooks/${hook.id}/deliveries/${givenUp.id}/redeliver`);
+    const redelivered = await rig.call('post', `/webhooks/${hook.id}/deliveries/${givenUp!.id}/redeliver`);
     expect(redelivered.status).toBe(202);
     await rig.pumpUntil(() => abandoned.received.length === 2);
     expect(abandoned.received[1]!.body.data.action).toBe('client.created');
