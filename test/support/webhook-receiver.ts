@@ -10,6 +10,8 @@ import { ensureDevCertificate } from '@gatehouse/http';
 /** The test CA every receiver's certificate comes from (handed to Gatehouse as `outboundCa`). */
 const certificate = ensureDevCertificate(mkdtempSync(join(tmpdir(), 'webhook-tls-')));
 export const RECEIVER_CA = readFileSync(certificate.certFile, 'utf8');
+/** The receivers' certificate and key (self-signed for 127.0.0.1: the CA above). */
+export const RECEIVER_CA_FILES = certificate;
 
 export interface Received {
   id: string;

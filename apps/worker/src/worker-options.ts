@@ -1,4 +1,4 @@
-import type { WebhookDeliverySettings } from '@gatehouse/events';
+import type { AuditStreamSettings, WebhookDeliverySettings } from '@gatehouse/events';
 import type { DeliverySettings } from '@gatehouse/mail';
 import type { ScheduleKey } from './schedules.js';
 
@@ -10,6 +10,7 @@ export interface WorkerJobOptions {
   sweepBatchSize?: number;
   /** Webhook sending: lanes, batch, timeout, retry schedule (tests use short waits). */
   webhooks?: Partial<WebhookDeliverySettings>;
+  auditStream?: Partial<AuditStreamSettings>;
 }
 
 export const WORKER_JOB_OPTIONS = Symbol('WORKER_JOB_OPTIONS');

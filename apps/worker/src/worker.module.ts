@@ -3,7 +3,7 @@ import { ScheduleModule } from '@nestjs/schedule';
 import { AccountsModule } from '@gatehouse/accounts';
 import { ClientsModule } from '@gatehouse/clients';
 import type { AppConfig } from '@gatehouse/config';
-import { EventsModule } from '@gatehouse/events';
+import { AuditStreamModule, EventsModule } from '@gatehouse/events';
 import { HandoversModule } from '@gatehouse/handovers';
 import { InvitationsModule } from '@gatehouse/invitations';
 import { MailModule } from '@gatehouse/mail';
@@ -37,6 +37,7 @@ export class WorkerModule {
         RequestsModule,
         HandoversModule,
         EventsModule,
+        AuditStreamModule,
         ScheduleModule.forRoot(),
       ],
       providers: [SchedulerService, { provide: WORKER_JOB_OPTIONS, useValue: options.jobs ?? {} }],

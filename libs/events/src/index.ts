@@ -9,3 +9,6 @@ export * from './retry-schedule.js';
 export * from './webhook.service.js';
 export * from './webhook-delivery.service.js';
 export * from './events.module.js';
+export * from './audit-stream/audit-sinks.js';
+export * from './audit-stream/audit-stream.service.js';
+export * from './audit-stream/audit-stream.module.js';

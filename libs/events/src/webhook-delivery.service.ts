@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { auditEventView } from '@gatehouse/audit';
+import { MetricsRegistry } from '@gatehouse/http';
 import { OutboundError, outboundFetch } from '@gatehouse/outbound';
 import { type AttemptResult, type ClaimedSubscription, type DueDelivery, WebhookDeliveryRepository } from './webhook-delivery.repository.js';
 import { WebhookTrouble } from './webhook-trouble.js';
@@ -50,6 +51,7 @@ export class WebhookDeliveryService {
     private readonly deliveries: WebhookDeliveryRepository,
     private readonly secrets: WebhookSecrets,
     private readonly trouble: WebhookTrouble,
+    private readonly metrics: MetricsRegistry,
   ) {}
 
   /** One pass: lanes claim and send until nothing is due and no lane is busy (or `stopping()`). */
@@ -92,6 +94,7 @@ export class WebhookDeliveryService {
         const result = await this.attempt(subscription.url, delivery, body, secrets, settings);
         if (result.status !== null && result.status >= 200 && result.status < 300) {
           done.push(result);
+          this.metrics.webhookAttempts.add('delivered');
         } else {
           await this.deliveries.delivered(done.splice(0));
           await this.onFailure(subscription, delivery, result, settings);
@@ -126,8 +129,9 @@ export class WebhookDeliveryService {
   }
 
   private async onFailure(subscription: ClaimedSubscription, delivery: DueDelivery, result: AttemptResult & { retryAfter?: string }, settings: WebhookDeliverySettings): Promise<void> {
-    if (result.status === 410) return this.trouble.gone(subscription, delivery, result);
     const expired = Date.now() - delivery.createdAt.getTime() >= settings.retry.giveUpAfterMs;
+    this.metrics.webhookAttempts.add(result.status === 410 ? 'gone' : expired ? 'given_up' : 'failed');
+    if (result.status === 410) return this.trouble.gone(subscription, delivery, result);
     if (expired) return this.trouble.givenUp(subscription, delivery, result);
     await this.deliveries.failed(result, nextDelayMs(delivery.attempts + 1, settings.retry, result.retryAfter), false);
   }
