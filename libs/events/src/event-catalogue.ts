@@ -24,7 +24,12 @@ export const KNOWN_EVENTS = [
   'client.created',
   /** A secret or certificate expires within 14 days (written beside the contact's warning mail). */
   'client.credential.expiring',
-  /** A credential unused for the tenant's `staleCredentialDays`: written by stale-credential detection. */
+  /**
+   * A credential unused for the tenant's `staleCredentialDays` ({@link STALE_CREDENTIAL_EVENT}).
+   * Stale-credential detection writes it as an audit event (targetType `client`, targetId the
+   * client id, details `{kind, keyId, lastUsedAt}`) in its own transaction; the audit trigger
+   * then queues it for every subscription whose filter takes it. Nothing else is needed here.
+   */
   'client.credential.stale',
   'client.disabled',
   'client.enabled',
@@ -75,6 +80,9 @@ export const KNOWN_EVENTS = [
   'webhook.secret_rotated',
   'webhook.updated',
 ] as const;
+
+/** The audit action of a stale credential (§12): the hook for stale-credential detection. */
+export const STALE_CREDENTIAL_EVENT = 'client.credential.stale';
 
 /**
  * The one event that is never fanned out by filter: a test event goes to the subscription it
