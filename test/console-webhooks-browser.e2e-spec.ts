@@ -74,6 +74,9 @@ describe('console webhooks in a browser (DESIGN §13)', () => {
     await expect(page.getByRole('cell', { name: /webhook\.tested/ }).count()).resolves.toBe(1);
     expect(receiver.received.map((r) => r.type)).toEqual(['webhook.tested']);
     await checkPage(page, shots, 'webhooks-detail');
+    await page.getByRole('link', { name: 'Webhooks', exact: true }).first().click();
+    await checkPage(page, shots, 'webhooks-list');
+    await page.getByRole('link', { name: receiver.url }).click();
     await page.getByRole('button', { name: 'Redeliver' }).first().click();
     await expect(page.getByRole('status').first().textContent()).resolves.toContain('queued again, with the same webhook-id');
     await deliver();

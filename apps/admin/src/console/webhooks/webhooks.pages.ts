@@ -18,8 +18,8 @@ export function webhookList(input: { base: string; page: Page<WebhookView> }): S
   return html`${table({
       caption: 'Webhooks, newest first',
       columns: [
-        { header: 'Endpoint', cell: (w: WebhookView) => html`<a class="wrap" href="${path}/${w.id}">${w.url}</a>` },
-        { header: 'Events', cell: (w: WebhookView) => html`<code class="wrap">${w.events.join(', ')}</code>` },
+        { header: 'Endpoint', cell: (w: WebhookView) => html`<a href="${path}/${w.id}">${w.url}</a>` },
+        { header: 'Events', cell: (w: WebhookView) => html`<code>${w.events.join(', ')}</code>` },
         { header: 'Description', cell: (w: WebhookView) => w.description ?? '—' },
         { header: 'State', cell: (w: WebhookView) => stateBadge(w.state) },
       ],
@@ -65,7 +65,7 @@ export function webhookSecretPage(input: { back: string; webhook: WebhookWithSec
     </p>
     <dl class="credentials">
       <dt>Endpoint</dt>
-      <dd><code class="wrap">${webhook.url}</code></dd>
+      <dd><code>${webhook.url}</code></dd>
       <dt>Signing secret</dt>
       <dd><code class="secret" id="webhook-secret" data-copy="signing secret">${webhook.secret}</code></dd>
     </dl>
@@ -87,7 +87,6 @@ function deliveryLog(input: { path: string; csrf: string; page: Page<WebhookDeli
       : postForm({ action: `${input.path}/deliveries/${d.id}/redeliver`, csrf: input.csrf, submit: 'Redeliver', button: 'secondary', body: html`` });
   return html`${table({
       caption: 'Deliveries, newest first',
-      showCaption: true,
       columns: [
         { header: 'Event', cell: (d: WebhookDeliveryView) => html`<code>${d.event}</code><br /><span class="hint">id <code>${d.eventId}</code></span>` },
         { header: 'State', cell: (d: WebhookDeliveryView) => badge(d.state, DELIVERY_TONES[d.state]) },
@@ -109,8 +108,8 @@ export function webhookDetail(input: { base: string; csrf: string; webhook: Webh
   return html`<section class="panel" aria-labelledby="summary">
       <h2 id="summary">Summary</h2>
       <dl class="summary">
-        <dt>Endpoint</dt><dd><code class="wrap" data-copy="endpoint">${webhook.url}</code></dd>
-        <dt>Events</dt><dd><code class="wrap">${webhook.events.join(', ')}</code></dd>
+        <dt>Endpoint</dt><dd><code data-copy="endpoint">${webhook.url}</code></dd>
+        <dt>Events</dt><dd><code>${webhook.events.join(', ')}</code></dd>
         <dt>Description</dt><dd>${webhook.description ?? '—'}</dd>
         <dt>State</dt><dd>${stateBadge(webhook.state)}${webhook.stateReason ? html` <span class="hint">${webhook.stateReason}</span>` : ''}</dd>
         <dt>Created</dt><dd>${timeTag(new Date(webhook.createdAt))}</dd>
