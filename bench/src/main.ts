@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { type AssertionFigures, measureAssertions } from './assertions.js';
 import { type OutboxFigures, type SweepFigures, measureOutbox, measureSweep } from './background.js';
 import { type ProfileSummary, printProfileSummary } from './cpu-profile.js';
+import { type EventsOutFigures, measureEventsOut } from './events-out.js';
 import {
   type Measurement,
   type Provisioned,
@@ -63,6 +64,7 @@ async function main(): Promise<number> {
   let profile: ProfileSummary | null = null;
   let sweep: SweepFigures | null = null;
   let outbox: OutboxFigures | null = null;
+  let eventsOut: EventsOutFigures | null = null;
   let assertions: AssertionFigures | null = null;
   let scale: ScaleResult | null = null;
   const notes: string[] = [];
@@ -126,6 +128,13 @@ async function main(): Promise<number> {
     } catch (error) {
       notes.push(`outbox not measured: ${(error as Error).message}`);
     }
+    try {
+      const tokenRate = async () => (await measure(gatehouse, 'ES256')).result.tokensPerSec;
+      eventsOut = await measureEventsOut(provisioned.config, provisioned.tenantId, smoke ? 200 : 10_000, tokenRate);
+      console.log(`  events out: ${JSON.stringify(eventsOut)}`);
+    } catch (error) {
+      notes.push(`events out not measured: ${(error as Error).message}`);
+    }
     if (!noScale) scale = await scaleOrFailure(provisioned);
   } finally {
     await provisioned.close();
@@ -169,6 +178,7 @@ async function main(): Promise<number> {
     assertions,
     sweep,
     outbox,
+    eventsOut,
     ...(noScale
       ? previousScale(join(repoRoot, 'bench/results', smoke ? 'smoke.json' : 'latest.json'))
       : {
