@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
 import { WEBHOOK_STATES } from '@gatehouse/events';
@@ -6,53 +7,41 @@ import { Optional, SingleLine } from './decorators.js';
 const URL_RULE = 'url: the URL is longer than 2,000 characters';
 const EVENTS_EXAMPLE = ['client.secret.*', 'client.credential.expiring'];
 
+/** The endpoint: the service names a broken outbound rule (https, credentials, private address). */
+const Url = () => applyDecorators(IsString(), MinLength(1), MaxLength(2000, { message: URL_RULE }));
+const Events = () => applyDecorators(IsArray(), ArrayMinSize(1), ArrayMaxSize(100), IsString({ each: true }), MaxLength(200, { each: true }));
+const Description = () =>
+  applyDecorators(ValidateIf((_o: object, value: unknown) => value !== null), IsString(), MaxLength(500), SingleLine());
+
 export class CreateWebhookDto {
   @ApiProperty({ maxLength: 2000, example: 'https://hooks.example.com/gatehouse', description: 'https only; no user name or password; a host that resolves to a public address (or one WEBHOOK_PRIVATE_TARGETS names)' })
-  @IsString()
-  @MinLength(1)
-  @MaxLength(2000, { message: URL_RULE })
+  @Url()
   url: string;
 
   @ApiProperty({ type: [String], example: EVENTS_EXAMPLE, description: 'Event names, `prefix.*`, or `*` for every event' })
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(100)
-  @IsString({ each: true })
-  @MaxLength(200, { each: true })
+  @Events()
   events: string[];
 
   @ApiPropertyOptional({ maxLength: 500, type: String, nullable: true })
   @Optional()
-  @ValidateIf((_o: object, value: unknown) => value !== null)
-  @IsString()
-  @MaxLength(500)
-  @SingleLine()
+  @Description()
   description?: string | null;
 }
 
 export class UpdateWebhookDto {
   @ApiPropertyOptional({ maxLength: 2000 })
   @Optional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(2000, { message: URL_RULE })
+  @Url()
   url?: string;
 
   @ApiPropertyOptional({ type: [String], example: EVENTS_EXAMPLE })
   @Optional()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(100)
-  @IsString({ each: true })
-  @MaxLength(200, { each: true })
+  @Events()
   events?: string[];
 
   @ApiPropertyOptional({ maxLength: 500, type: String, nullable: true })
   @Optional()
-  @ValidateIf((_o: object, value: unknown) => value !== null)
-  @IsString()
-  @MaxLength(500)
-  @SingleLine()
+  @Description()
   description?: string | null;
 
   @ApiPropertyOptional({ description: '`false` stops deliveries; `true` starts them again (after 410 Gone or a failing period)' })
