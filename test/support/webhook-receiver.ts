@@ -34,6 +34,9 @@ export class WebhookReceiver {
   readonly refused: string[] = [];
   secrets: string[] = [];
   behaviour: (attempt: number) => Behaviour = () => ({ status: 204 });
+  /** The most requests this endpoint had open at once. */
+  maxConcurrent = 0;
+  private open = 0;
   private server: Server | undefined;
   private attempts = 0;
   url = '';
@@ -58,6 +61,8 @@ export class WebhookReceiver {
   }
 
   private handle(req: IncomingMessage, res: ServerResponse): void {
+    this.maxConcurrent = Math.max(this.maxConcurrent, ++this.open);
+    res.once('close', () => this.open--);
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
