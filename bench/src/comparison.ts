@@ -1,6 +1,7 @@
 import { type AssertionFigures, measureAssertions } from './assertions.js';
 import { type OutboxFigures, type SweepFigures, measureOutbox, measureSweep } from './background.js';
 import type { ProfileSummary } from './cpu-profile.js';
+import { type EventsOutFigures, measureEventsOut } from './events-out.js';
 import {
   type Measurement,
   type Provisioned,
@@ -12,7 +13,7 @@ import {
   settings,
   smoke,
 } from './harness.js';
-import { profiles } from './plan.js';
+import { eventsOutWrites, mode, profiles } from './plan.js';
 import { targets } from './provision.js';
 import { ALGORITHMS } from './protocol.js';
 import { p99AtRate, profileGatehouse } from './server-windows.js';
@@ -34,6 +35,8 @@ export interface ComparisonFigures {
   assertions: AssertionFigures | null;
   sweep: SweepFigures | null;
   outbox: OutboxFigures | null;
+  /** §13: admin writes with two webhook subscriptions and syslog streaming on. */
+  eventsOut: EventsOutFigures | null;
   notes: string[];
 }
 
@@ -51,7 +54,7 @@ export async function phase<T>(name: string, phaseSeconds: Record<string, number
 /**
  * Gatehouse against node-oidc-provider and a minimal ceiling, ES256 and RS256, in rounds that
  * alternate between the servers; then Gatehouse's p99 at half its peak, its CPU profile (not in
- * the default run), client assertions against secrets, the invitation sweep and the mail outbox.
+ * the default run), client assertions against secrets, the invitation sweep, the mail outbox and events out.
  */
 export async function runComparison(provisioned: Provisioned, phaseSeconds: Record<string, number>): Promise<ComparisonFigures> {
   const figures: ComparisonFigures = {
@@ -67,6 +70,7 @@ export async function runComparison(provisioned: Provisioned, phaseSeconds: Reco
     assertions: null,
     sweep: null,
     outbox: null,
+    eventsOut: null,
     notes: [],
   };
   for (const alg of ALGORITHMS) await phase(`${alg} rounds`, phaseSeconds, () => algorithmRounds(provisioned, alg, figures));
@@ -126,7 +130,9 @@ async function algorithmRounds(provisioned: Provisioned, alg: (typeof ALGORITHMS
 
 /** The invitation sweep and the mail outbox: measured when their services work, else null with a note. */
 async function background(provisioned: Provisioned, figures: ComparisonFigures, phaseSeconds: Record<string, number>): Promise<void> {
-  const sizes = smoke ? { rows: 1_000, overdue: 100, emails: 50 } : { rows: 1_000_000, overdue: 100_000, emails: 5_000 };
+  const sizes = smoke
+    ? { rows: 1_000, overdue: 100, emails: 50 }
+    : { rows: 1_000_000, overdue: 100_000, emails: 5_000 };
   await phase('invitation sweep', phaseSeconds, async () => {
     try {
       figures.sweep = await measureSweep(provisioned.config, provisioned.tenantId, sizes.rows, sizes.overdue);
@@ -141,6 +147,17 @@ async function background(provisioned: Provisioned, figures: ComparisonFigures, 
       console.log(`  outbox: ${figures.outbox.emails} emails at ${figures.outbox.perSec}/s, exactly once: ${figures.outbox.exactlyOnce}`);
     } catch (error) {
       figures.notes.push(`outbox not measured: ${(error as Error).message}`);
+    }
+  });
+  await phase('events out', phaseSeconds, async () => {
+    try {
+      await provisioned.setAlgorithm('ES256');
+      const gatehouse = targets(provisioned, 'ES256').find((t) => t.name === 'gatehouse')!;
+      const tokenRate = async () => (await measure(gatehouse, 'ES256')).result.tokensPerSec;
+      figures.eventsOut = await measureEventsOut(provisioned.config, provisioned.tenantId, eventsOutWrites[mode], tokenRate);
+      console.log(`  events out: ${JSON.stringify(figures.eventsOut)}`);
+    } catch (error) {
+      figures.notes.push(`events out not measured: ${(error as Error).message}`);
     }
   });
 }

@@ -1,4 +1,4 @@
-import { type Mode, type RunSettings, type ScaleSizes, mode, profiles, scaleSizes, settings } from './plan.js';
+import { type Mode, type RunSettings, type ScaleSizes, eventsOutWrites, mode, profiles, scaleSizes, settings } from './plan.js';
 
 /** A phase of a run and the seconds it is expected to take. */
 export interface PlannedPhase {
@@ -31,6 +31,9 @@ const FAST_HOST = {
   adminPaths: 9,
   consolePages: 6,
   outboxPerSec: 550,
+  /** §13's phase: admin writes (with and without subscriptions) and webhook deliveries per second. */
+  adminWritesPerSec: 400,
+  deliveriesPerSec: 500,
   plot: 5,
 };
 type Host = typeof FAST_HOST;
@@ -52,6 +55,8 @@ function hostAt(slower: number): Host {
     sweepPerMillionOverdue: h.sweepPerMillionOverdue * slower,
     sweepCheckPer10M: h.sweepCheckPer10M * slower,
     outboxPerSec: h.outboxPerSec / slower,
+    adminWritesPerSec: h.adminWritesPerSec / slower,
+    deliveriesPerSec: h.deliveriesPerSec / slower,
     plot: h.plot * slower,
   };
 }
@@ -77,6 +82,7 @@ function comparisonPhases(h: Host, m: Mode, s: RunSettings): PlannedPhase[] {
     { name: 'client assertions', seconds: gh + 3 * load + (m === 'smoke' ? 1 : signed) },
     { name: 'invitation sweep', seconds: (sweepRows / 1e6) * h.generatePerMillion.sweepRows + 2 },
     { name: 'outbox', seconds: emails / h.outboxPerSec + 3 },
+    { name: 'events out', seconds: gh + load + eventsOutWrites[m] * (2 / h.adminWritesPerSec + 2 / h.deliveriesPerSec) + 3 },
   ];
 }
 

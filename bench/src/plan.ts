@@ -48,6 +48,9 @@ export const settings: RunSettings = SETTINGS[experiment && mode === 'default' ?
 export const realtimeGenerator =
   !argv.includes('--no-realtime-generator') && (argv.includes('--realtime-generator') || mode === 'full');
 
+/** Admin writes of §13's events-out phase: the issue's 10,000 in the run of record, fewer by default. */
+export const eventsOutWrites: Record<Mode, number> = { full: 10_000, default: 3_000, quick: 0, smoke: 200 };
+
 /** Where a run writes its figures: the run of record `latest.json`, every other mode a file of its own. */
 export const resultsFile: Record<Mode, string> = {
   full: 'latest.json',

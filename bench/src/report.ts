@@ -47,6 +47,10 @@ export function printSummary(c: ComparisonFigures, ratios: ReturnType<typeof com
   if (c.assertions) console.log(`client assertions, PS256 ÷ secret: ${c.assertions.ratio}`);
   console.log(`invitation sweep: ${c.sweep ? `${c.sweep.overdue} overdue of ${c.sweep.rows} in ${c.sweep.seconds} s` : 'not measured'}`);
   console.log(`outbox: ${c.outbox ? `${c.outbox.emails} emails at ${c.outbox.perSec}/s, exactly once: ${c.outbox.exactlyOnce}` : 'not measured'}`);
+  const e = c.eventsOut;
+  console.log(
+    `events out: ${e ? `${e.deliveredPerSec} deliveries/s, admin writes ${e.writeRatio}× without subscriptions, tokens ${e.tokenRatio}×` : 'not measured'}`,
+  );
   for (const note of c.notes) console.log(`note: ${note}`);
   if (scale) {
     console.log('clients round robin: tokens/s and RSS of the replica');
