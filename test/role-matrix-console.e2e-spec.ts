@@ -7,7 +7,7 @@ import { CONSOLE_PAGES } from '../apps/admin/src/console/console.module.js';
 import { declaredConsolePage } from '../apps/admin/src/console/frame/console.guard.js';
 import { CONSOLE_MATRIX } from './support/console-matrix.js';
 import { type ConsoleApp, type StaffMember, startConsoleApp } from './support/console.js';
-import { DESIGN_ROLES, MATRIX_ROLES, MatrixFixtures } from './support/matrix-fixtures.js';
+import { DESIGN_ROLES, MATRIX_ROLES, MATRIX_WEBHOOK_URL, MatrixFixtures } from './support/matrix-fixtures.js';
 import { ageSecondFactor, isStepUpPrompt } from './support/step-up.js';
 
 /** The sign-in steps: POSTs before a session that passed both factors exists (no role to check yet). */
@@ -39,7 +39,7 @@ describe('role matrix: every console form × every role', () => {
   const people = new Map<Role | 'none', { member: StaffMember; agent: request.Agent }>();
 
   beforeAll(async () => {
-    app = await startConsoleApp();
+    app = await startConsoleApp({ config: { webhookPrivateTargets: [MATRIX_WEBHOOK_URL] } });
     f = new MatrixFixtures(app.admin, app.tenantId);
     for (const role of MATRIX_ROLES) {
       const member = await app.staff.staff(app.tenantId, role === 'none' ? ['Auditor'] : [role], { username: `matrix-${role.toLowerCase()}` });

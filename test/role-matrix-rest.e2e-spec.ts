@@ -5,7 +5,7 @@ import type { Role } from '@gatehouse/accounts';
 import { createAdminApp } from '../apps/admin/src/admin.app.js';
 import { AdminFixtures } from './support/admin-fixtures.js';
 import { LogCapture } from './support/log-capture.js';
-import { DESIGN_ROLES, MATRIX_ROLES, MatrixFixtures } from './support/matrix-fixtures.js';
+import { DESIGN_ROLES, MATRIX_ROLES, MATRIX_WEBHOOK_URL, MatrixFixtures } from './support/matrix-fixtures.js';
 import { REST_MATRIX } from './support/rest-matrix.js';
 import { testConfig } from './support/test-config.js';
 import { type TestDatabase, createTestDatabase } from './support/test-database.js';
@@ -27,7 +27,7 @@ describe('role matrix: every admin API operation × every role', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    const config = testConfig(database.url);
+    const config = testConfig(database.url, { webhookPrivateTargets: [MATRIX_WEBHOOK_URL] });
     app = await createAdminApp({ config, logDestination: new LogCapture() });
     const fixtures = new AdminFixtures(app, config);
     const tenant = await fixtures.tenant();

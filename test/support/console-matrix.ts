@@ -1,7 +1,7 @@
 import type { Permission } from '@gatehouse/accounts';
 import { makeCertificate } from './client-certificates.js';
 import { STAFF_PASSWORD, type StaffMember } from './console.js';
-import type { MatrixFixtures } from './matrix-fixtures.js';
+import { MATRIX_WEBHOOK_URL, type MatrixFixtures } from './matrix-fixtures.js';
 
 /** One POST of a console form: its path under the console and the fields the page sends. */
 export interface ConsoleCall {
@@ -89,6 +89,12 @@ export const CONSOLE_MATRIX: Record<string, ConsoleForm> = {
   'staff/invite': form('Tenant.Manage', async (f) => ((u) => ({ path: 'staff/invite', fields: { email: `${u}@acme.example`, role: 'Auditor', username: u, displayName: '' } }))(f.unique('staff')), { stepUp: true }),
   'staff/:id/roles': form('Tenant.Manage', async (f) => ({ path: `staff/${(await f.user(['Auditor'])).id}/roles`, fields: { roles: ['Auditor', 'ITDepartment'] } }), { stepUp: true }),
   'staff/:id/reset-mfa': form('Tenant.Manage', async (f) => ({ path: `staff/${(await f.user(['Auditor'])).id}/reset-mfa` }), { stepUp: true }),
+  webhooks: form('Tenant.Manage', async () => ({ path: 'webhooks', fields: { url: MATRIX_WEBHOOK_URL, events: 'client.*', description: '' } }), { stepUp: true, status: 200 }),
+  'webhooks/:id/rotate-secret': form('Tenant.Manage', async (f) => ({ path: `webhooks/${await f.webhook()}/rotate-secret` }), { stepUp: true, status: 200 }),
+  'webhooks/:id/test': form('Tenant.Manage', async (f) => ({ path: `webhooks/${await f.webhook()}/test` })),
+  'webhooks/:id/enable': form('Tenant.Manage', async (f) => ({ path: `webhooks/${await f.webhook()}/enable` })),
+  'webhooks/:id/deliveries/:deliveryId/redeliver': form('Tenant.Manage', async (f) => ((w) => ({ path: `webhooks/${w.id}/deliveries/${w.deliveryId}/redeliver` }))(await f.webhookDelivery())),
+  'webhooks/:id/delete': form('Tenant.Manage', async (f) => ({ path: `webhooks/${await f.webhook()}/delete` })),
   'account/recovery-codes': form(null, async () => ({ path: 'account/recovery-codes' }), { stepUp: true, status: 200 }),
   'account/passkeys/options': form(null, async () => ({ path: 'account/passkeys/options' }), { status: 200, audited: false }),
   // A registration whose answer does not check out: nothing is stored, so nothing is audited; the step-up comes first.

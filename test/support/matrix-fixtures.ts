@@ -5,6 +5,7 @@ import { ApiService } from '@gatehouse/apis';
 import { SYSTEM_ACTOR } from '@gatehouse/audit';
 import { ClientCertificateService, ClientService } from '@gatehouse/clients';
 import { DocService } from '@gatehouse/docs';
+import { WebhookService } from '@gatehouse/events';
 import { HandoverService } from '@gatehouse/handovers';
 import { InvitationService } from '@gatehouse/invitations';
 import { AccessRequestService } from '@gatehouse/requests';
@@ -23,6 +24,9 @@ export const DESIGN_ROLES: Record<Role | 'none', readonly Permission[]> = {
 };
 
 export const MATRIX_ROLES = Object.keys(DESIGN_ROLES) as Array<Role | 'none'>;
+
+/** A webhook endpoint the matrix apps allow (`webhookPrivateTargets`); nothing is ever sent to it. */
+export const MATRIX_WEBHOOK_URL = 'https://127.0.0.1:9/matrix';
 
 /**
  * Fresh objects for one call of the role matrix, made through the real services as the system:
@@ -134,6 +138,18 @@ export class MatrixFixtures {
       api: { systemName: requester, technicalContactEmail: 'ops@partner.example', purpose: 'Reads orders.' },
     });
     return filed.id;
+  }
+
+  async webhook(): Promise<string> {
+    return (await this.app.get(WebhookService).create(this.tenantId, SYSTEM_ACTOR, { url: MATRIX_WEBHOOK_URL, events: ['client.*'] })).id;
+  }
+
+  /** A webhook with a delivery that was made (what may be sent again). */
+  async webhookDelivery(): Promise<{ id: string; deliveryId: string }> {
+    const id = await this.webhook();
+    const delivery = await this.app.get(WebhookService).test(this.tenantId, SYSTEM_ACTOR, id);
+    await this.db.query(`UPDATE webhook_deliveries SET state = 'delivered' WHERE id = $1`, [delivery.id]);
+    return { id, deliveryId: delivery.id };
   }
 
   /** Audit events of the tenant: every write records one, so an unchanged count means nothing was done. */

@@ -1,6 +1,6 @@
 import type { Permission } from '@gatehouse/accounts';
 import { makeCertificate } from './client-certificates.js';
-import type { MatrixFixtures } from './matrix-fixtures.js';
+import { MATRIX_WEBHOOK_URL, type MatrixFixtures } from './matrix-fixtures.js';
 
 /** One call of an operation: the concrete path under /admin/v1 and the JSON body. */
 export interface RestCall {
@@ -179,5 +179,17 @@ export const REST_MATRIX: Record<string, RestOperation> = {
   'POST /admin/v1/access-requests/{id}/reject': { permission: 'Requests.Decide', cases: [{ status: 200, prepare: async (f) => ({ path: `/access-requests/${await f.accessRequest()}/reject`, body: { note: 'Not now.' } }) }] },
   'POST /admin/v1/clients/{clientId}/handovers': { permission: 'Secrets.Manage', cases: [{ status: 201, prepare: async (f) => ({ path: `/clients/${await f.client()}/handovers`, body: {} }) }] },
   'GET /admin/v1/clients/{clientId}/handovers': read('Clients.Read', async (f) => `/clients/${await f.client()}/handovers`),
+  'POST /admin/v1/webhooks': { permission: 'Tenant.Manage', cases: [{ status: 201, prepare: async () => ({ path: '/webhooks', body: { url: MATRIX_WEBHOOK_URL, events: ['client.*'] } }) }] },
+  'GET /admin/v1/webhooks': read('Tenant.Manage', async () => '/webhooks'),
+  'GET /admin/v1/webhooks/{id}': read('Tenant.Manage', async (f) => `/webhooks/${await f.webhook()}`),
+  'PATCH /admin/v1/webhooks/{id}': { permission: 'Tenant.Manage', cases: [{ status: 200, prepare: async (f) => ({ path: `/webhooks/${await f.webhook()}`, body: { description: 'Renamed' } }) }] },
+  'DELETE /admin/v1/webhooks/{id}': { permission: 'Tenant.Manage', cases: [{ status: 204, prepare: async (f) => ({ path: `/webhooks/${await f.webhook()}` }) }] },
+  'POST /admin/v1/webhooks/{id}/rotate-secret': { permission: 'Tenant.Manage', cases: [{ status: 200, prepare: async (f) => ({ path: `/webhooks/${await f.webhook()}/rotate-secret` }) }] },
+  'POST /admin/v1/webhooks/{id}/test': { permission: 'Tenant.Manage', cases: [{ status: 202, prepare: async (f) => ({ path: `/webhooks/${await f.webhook()}/test` }) }] },
+  'GET /admin/v1/webhooks/{id}/deliveries': read('Tenant.Manage', async (f) => `/webhooks/${await f.webhook()}/deliveries`),
+  'POST /admin/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver': {
+    permission: 'Tenant.Manage',
+    cases: [{ status: 202, prepare: async (f) => ((w) => ({ path: `/webhooks/${w.id}/deliveries/${w.deliveryId}/redeliver` }))(await f.webhookDelivery()) }],
+  },
   'POST /admin/v1/handovers/{id}/revoke': { permission: 'Secrets.Manage', cases: [{ status: 200, prepare: async (f) => ({ path: `/handovers/${(await f.handover()).id}/revoke` }) }] },
 };
