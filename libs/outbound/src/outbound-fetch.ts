@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { Agent, request } from 'node:https';
-import { rootCertificates } from 'node:tls';
+import { createSecureContext, rootCertificates } from 'node:tls';
 import { RequestFilteringHttpsAgent } from 'request-filtering-agent';
 import { OutboundError, OutboundErrorCode } from './outbound.errors.js';
 import { allowsPrivate, parseOutboundUrl } from './outbound-url.js';
@@ -41,16 +41,22 @@ interface Agents {
 }
 const agentsByRules = new WeakMap<OutboundRules, Agents>();
 
+/**
+ * One pair of keep-alive agents per rules. An extra CA goes in as one secure context built here,
+ * not as `ca`: the agent names its socket pool by every TLS option, and a `ca` of the whole root
+ * bundle made that name (built several times a request) some 200 KB, and each new connection
+ * parse the bundle again.
+ */
 function agentsFor(rules: OutboundRules): Agents {
   let agents = agentsByRules.get(rules);
   if (!agents) {
-    const options = { keepAlive: true, maxSockets: 16, ...(rules.extraCa ? { ca: [...rootCertificates, rules.extraCa] } : {}) };
+    const secureContext = rules.extraCa ? createSecureContext({ ca: [...rootCertificates, rules.extraCa] }) : undefined;
+    const options = { keepAlive: true, maxSockets: 16, ...(secureContext ? { secureContext } : {}) };
     agents = { filtered: new RequestFilteringHttpsAgent(options), open: new Agent(options) };
     agentsByRules.set(rules, agents);
   }
   return agents;
 }
-
 
 /**
  * A request to a URL that a user configured (SECURITY check 61): https only, no credentials in
