@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { AuditEvent } from '@gatehouse/audit';
+import { WebhookDelivery } from './webhook-delivery.entity.js';
 
 /** Transactions below this id have all ended: their rows can no longer appear behind a later one. */
 export const ENDED_BEFORE = `(pg_snapshot_xmin(pg_current_snapshot())::text)::bigint`;
@@ -22,6 +23,8 @@ export interface DueDelivery {
   eventType: string;
   attempts: number;
   createdAt: Date;
+  /** The audit event sent (its body); null if it is not in the log. */
+  event: AuditEvent | null;
 }
 
 export interface AttemptResult {
@@ -30,7 +33,7 @@ export interface AttemptResult {
   error: string | null;
 }
 
-/** The workers' side of webhook deliveries: claim a subscription, read its next events, record each attempt. */
+/** The workers' side of webhook deliveries: claim a subscription, read its next events, record the attempts. */
 @Injectable()
 export class WebhookDeliveryRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -69,35 +72,47 @@ export class WebhookDeliveryRepository {
     };
   }
 
-  /** The subscription's next pending deliveries in order, from transactions that have all ended. */
-  async due(subscriptionId: string, limit: number): Promise<DueDelivery[]> {
-    const rows: Array<Record<string, unknown>> = await this.dataSource.query(
-      `SELECT id, event_id, event_type, attempts, created_at FROM webhook_deliveries
-        WHERE subscription_id = $1 AND state = 'pending' AND transaction_id < ${ENDED_BEFORE}
-        ORDER BY transaction_id, seq LIMIT $2`,
-      [subscriptionId, limit],
-    );
-    return rows.map((row) => ({
-      id: row.id as string,
-      eventId: row.event_id as string,
-      eventType: row.event_type as string,
-      attempts: row.attempts as number,
-      createdAt: row.created_at as Date,
+  /**
+   * The subscription's next pending deliveries in order, from transactions that have all ended,
+   * each with its audit event (one statement, no read per delivery).
+   */
+  async due(subscription: Pick<ClaimedSubscription, 'id' | 'tenantId'>, limit: number): Promise<DueDelivery[]> {
+    const rows = await this.dataSource
+      .getRepository(WebhookDelivery)
+      .createQueryBuilder('d')
+      .select(['d.id', 'd.eventId', 'd.eventType', 'd.attempts', 'd.createdAt'])
+      .leftJoinAndMapOne('d.event', AuditEvent, 'e', 'e.id = d.eventId AND e.tenantId = :tenantId', { tenantId: subscription.tenantId })
+      .where(`d.subscriptionId = :id AND d.state = 'pending' AND d.transaction_id < ${ENDED_BEFORE}`, { id: subscription.id })
+      .orderBy('d.transactionId', 'ASC')
+      .addOrderBy('d.seq', 'ASC')
+      .limit(limit)
+      .getMany();
+    return (rows as Array<WebhookDelivery & { event?: AuditEvent }>).map((row) => ({
+      id: row.id,
+      eventId: row.eventId,
+      eventType: row.eventType,
+      attempts: row.attempts,
+      createdAt: row.createdAt,
+      event: row.event ?? null,
     }));
   }
 
-  events(tenantId: string, ids: string[]): Promise<AuditEvent[]> {
-    return this.dataSource.getRepository(AuditEvent).findBy({ tenantId, id: In(ids) });
-  }
-
-  /** Marks attempts that the endpoint took (2xx), in one statement. */
-  async delivered(results: AttemptResult[]): Promise<void> {
-    if (!results.length) return;
+  /**
+   * Ends a claim in one statement: the attempts the endpoint took (2xx) are marked delivered, the
+   * lease is released, and a subscription that was failing is active again when it `recovered`
+   * (the batch delivered and ended without a failure).
+   */
+  async finish(subscriptionId: string, delivered: AttemptResult[], recovered: boolean): Promise<void> {
     await this.dataSource.query(
-      `UPDATE webhook_deliveries d SET state = 'delivered', attempts = d.attempts + 1, last_attempt_at = now(),
-              delivered_at = now(), last_status_code = v.status, last_error = NULL
-         FROM unnest($1::uuid[], $2::int[]) AS v(id, status) WHERE d.id = v.id`,
-      [results.map((r) => r.id), results.map((r) => r.status)],
+      `WITH delivered AS (
+         UPDATE webhook_deliveries d SET state = 'delivered', attempts = d.attempts + 1, last_attempt_at = now(),
+                delivered_at = now(), last_status_code = v.status, last_error = NULL
+           FROM unnest($2::uuid[], $3::int[]) AS v(id, status) WHERE d.id = v.id)
+       UPDATE webhook_subscriptions SET claimed_until = NULL,
+              state = CASE WHEN $4 AND state = 'failing' THEN 'active' ELSE state END,
+              state_reason = CASE WHEN $4 AND state = 'failing' THEN NULL ELSE state_reason END
+        WHERE id = $1`,
+      [subscriptionId, delivered.map((r) => r.id), delivered.map((r) => r.status), recovered],
     );
   }
 
@@ -109,17 +124,6 @@ export class WebhookDeliveryRepository {
               next_attempt_at = now() + make_interval(secs => $4)
         WHERE id = $1`,
       [result.id, result.status, result.error, delayMs / 1000, final],
-    );
-  }
-
-  /** Ends the claim; a subscription that was failing is active again once an attempt went through. */
-  async release(subscriptionId: string, deliveredSome: boolean): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE webhook_subscriptions SET claimed_until = NULL,
-              state = CASE WHEN $2 AND state = 'failing' THEN 'active' ELSE state END,
-              state_reason = CASE WHEN $2 AND state = 'failing' THEN NULL ELSE state_reason END
-        WHERE id = $1`,
-      [subscriptionId, deliveredSome],
     );
   }
 

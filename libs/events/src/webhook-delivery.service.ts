@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { auditEventView } from '@gatehouse/audit';
 import { MetricsRegistry } from '@gatehouse/http';
@@ -5,7 +6,7 @@ import { OutboundError, outboundFetch } from '@gatehouse/outbound';
 import { type AttemptResult, type ClaimedSubscription, type DueDelivery, WebhookDeliveryRepository } from './webhook-delivery.repository.js';
 import { WebhookTrouble } from './webhook-trouble.js';
 import { WebhookSecrets } from './webhook-secrets.js';
-import { signedHeaders } from './webhook-signing.js';
+import { signedHeaders, signingKey } from './webhook-signing.js';
 import { DEFAULT_RETRY, type RetrySettings, nextDelayMs } from './retry-schedule.js';
 
 /** How the workers send webhooks; defaults are production's, tests shorten the waits. */
@@ -54,65 +55,85 @@ export class WebhookDeliveryService {
     private readonly metrics: MetricsRegistry,
   ) {}
 
-  /** One pass: lanes claim and send until nothing is due and no lane is busy (or `stopping()`). */
+  /**
+   * One pass: lanes claim and send until nothing is due and no lane is busy (or `stopping()`).
+   * One lane looks for work at first; each claim that finds some wakes another lane to look,
+   * and while some lanes send, one idle lane at a time looks again every `idlePollMs`: a pass
+   * with nothing due costs one claim, and idle lanes one claim per poll, not one each.
+   */
   async deliverDue(overrides: Partial<WebhookDeliverySettings> = {}, stopping: () => boolean = () => false): Promise<number> {
     const settings = { ...DEFAULT_WEBHOOK_DELIVERY, ...overrides };
     let busy = 0;
     let sent = 0;
-    const lane = async () => {
-      while (!stopping()) {
+    let polling = false;
+    let over = false;
+    const waiting: Array<() => void> = [];
+    const wait = () => new Promise<void>((resolve) => waiting.push(resolve));
+    const lane = async (first: boolean) => {
+      if (!first) await wait();
+      while (!stopping() && !over) {
         const claimed = await this.deliveries.claim(settings.leaseMs);
-        if (!claimed) {
-          if (busy === 0) return;
+        if (claimed) {
+          waiting.shift()?.();
+          busy++;
+          try {
+            sent += await this.sendBatch(claimed, settings);
+          } finally {
+            busy--;
+          }
+        } else if (busy === 0) {
+          over = true;
+        } else if (polling) {
+          await wait();
+        } else {
+          polling = true;
           await sleep(settings.idlePollMs);
-          continue;
-        }
-        busy++;
-        try {
-          const delivered = await this.sendBatch(claimed, settings);
-          sent += delivered;
-        } finally {
-          busy--;
+          polling = false;
         }
       }
+      for (const wake of waiting.splice(0)) wake(); // the pass is over (or stopping): the waiting lanes end
     };
-    await Promise.all(Array.from({ length: settings.lanes }, lane));
+    await Promise.all(Array.from({ length: settings.lanes }, (_, i) => lane(i === 0)));
     return sent;
   }
 
-  /** Sends the claimed subscription's due events in order; stops at the first that fails. */
+  /**
+   * Sends the claimed subscription's due events in order; stops at the first that fails. The
+   * deliveries and their events are read in one statement, the signing keys opened once, and the
+   * successes recorded with the release of the claim in one statement at the end.
+   */
   private async sendBatch(subscription: ClaimedSubscription, settings: WebhookDeliverySettings): Promise<number> {
     const done: AttemptResult[] = [];
+    let failed = false;
     const stopAt = Date.now() + settings.leaseMs - 2 * settings.timeoutMs;
     try {
-      const due = await this.deliveries.due(subscription.id, settings.batchSize);
-      const events = new Map((await this.deliveries.events(subscription.tenantId, due.map((d) => d.eventId))).map((e) => [e.id, e]));
-      const secrets = this.secrets.signingSecrets(subscription);
+      const due = await this.deliveries.due(subscription, settings.batchSize);
+      const keys = this.secrets.signingSecrets(subscription).map(signingKey);
       for (const delivery of due) {
-        const event = events.get(delivery.eventId);
+        const event = delivery.event;
         const body = JSON.stringify(event ? { type: event.action, timestamp: event.occurredAt.toISOString(), data: auditEventView(event) } : null);
-        const result = await this.attempt(subscription.url, delivery, body, secrets, settings);
+        const result = await this.attempt(subscription.url, delivery, body, keys, settings);
         if (result.status !== null && result.status >= 200 && result.status < 300) {
           done.push(result);
           this.metrics.webhookAttempts.add('delivered');
         } else {
-          await this.deliveries.delivered(done.splice(0));
+          failed = true;
           await this.onFailure(subscription, delivery, result, settings);
           break;
         }
         if (Date.now() > stopAt) break;
       }
     } catch (error) {
+      failed = true;
       this.logger.error({ err: error, webhook: subscription.id }, 'webhook batch failed');
     } finally {
-      await this.deliveries.delivered(done);
-      await this.deliveries.release(subscription.id, done.length > 0);
+      await this.deliveries.finish(subscription.id, done, done.length > 0 && !failed);
     }
     return done.length;
   }
 
-  private async attempt(url: string, delivery: DueDelivery, body: string, secrets: string[], settings: WebhookDeliverySettings): Promise<AttemptResult & { retryAfter?: string }> {
-    const headers = { 'content-type': 'application/json', 'user-agent': 'Gatehouse-Webhooks/1', ...signedHeaders(delivery.eventId, new Date(), body, secrets) };
+  private async attempt(url: string, delivery: DueDelivery, body: string, keys: readonly KeyObject[], settings: WebhookDeliverySettings): Promise<AttemptResult & { retryAfter?: string }> {
+    const headers = { 'content-type': 'application/json', 'user-agent': 'Gatehouse-Webhooks/1', ...signedHeaders(delivery.eventId, new Date(), body, keys) };
     try {
       const answer = await outboundFetch(
         { url, method: 'POST', headers, body, timeoutMs: settings.timeoutMs, maxBytes: settings.maxAnswerBytes, whenTooLarge: 'truncate', sameOriginRedirects: 0 },
