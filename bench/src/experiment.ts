@@ -7,6 +7,7 @@ import { type Target, failures, measure, median, onServer, pin, repoRoot, round 
 import { profileGatehouse } from './server-windows.js';
 import { assertionExperiment } from './assertion-experiment.js';
 import { interleaveExperiment } from './interleave-experiment.js';
+import { eventsOutExperiment } from './events-out-experiment.js';
 import { memoryExperiment } from './memory-experiment.js';
 import { missExperiment } from './miss-experiment.js';
 import { sweepExperiment } from './sweep-experiment.js';
@@ -19,7 +20,7 @@ import { provision, targets } from './provision.js';
  * to the hot path with more rounds or another algorithm than `npm run bench -- --quick` takes. With `--profile`, Gatehouse and the ceiling are profiled
  * instead and the top frames are printed. With `--assertions`, client assertions against secrets on
  * Gatehouse (as in the full run's `assertions`), profiled with `--profile`. With `--misses`, see
- * miss-experiment.ts; with `--sweep`, sweep-experiment.ts. With `--also=<node flag>`, Gatehouse
+ * miss-experiment.ts; with `--sweep`, sweep-experiment.ts; with `--events-out`, events-out-experiment.ts. With `--also=<node flag>`, Gatehouse
  * started with that flag after the image's is a third server of each round (`variant`). With
  * `--interleave`, short bursts on servers started once instead of rounds (interleave-experiment.ts).
  */
@@ -52,6 +53,7 @@ async function experiment(): Promise<number> {
     if (process.argv.includes('--misses')) return await missExperiment(provisioned, all);
     if (process.argv.includes('--memory')) return await memoryExperiment(provisioned, all);
     if (process.argv.includes('--sweep')) return await sweepExperiment(provisioned, all);
+    if (process.argv.includes('--events-out')) return await eventsOutExperiment(provisioned, all, alg, rounds);
     if (process.argv.includes('--profile')) {
       for (const name of ['gatehouse', 'ceiling']) {
         console.log(`\n${name}:`);

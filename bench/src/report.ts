@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { ComparisonFigures } from './comparison.js';
 import { printProfileSummary } from './cpu-profile.js';
+import { describeEventsOut } from './events-out.js';
 import { type ServerName, printTable, round } from './harness.js';
 import { ALGORITHMS, type Algorithm } from './protocol.js';
 import type { ScaleResult } from './scale.js';
@@ -48,9 +49,7 @@ export function printSummary(c: ComparisonFigures, ratios: ReturnType<typeof com
   console.log(`invitation sweep: ${c.sweep ? `${c.sweep.overdue} overdue of ${c.sweep.rows} in ${c.sweep.seconds} s` : 'not measured'}`);
   console.log(`outbox: ${c.outbox ? `${c.outbox.emails} emails at ${c.outbox.perSec}/s, exactly once: ${c.outbox.exactlyOnce}` : 'not measured'}`);
   const e = c.eventsOut;
-  console.log(
-    `events out: ${e ? `${e.deliveredPerSec} deliveries/s, admin writes ${e.writeRatio}× without subscriptions, tokens ${e.tokenRatio}×` : 'not measured'}`,
-  );
+  console.log(`events out: ${e ? describeEventsOut(e) : 'not measured'}`);
   for (const note of c.notes) console.log(`note: ${note}`);
   if (scale) {
     console.log('clients round robin: tokens/s and RSS of the replica');
