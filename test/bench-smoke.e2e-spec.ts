@@ -46,6 +46,7 @@ describe('benchmark smoke mode', () => {
       'client assertions',
       'invitation sweep',
       'outbox',
+      'events out',
       'scale',
     ]);
     expect(Object.keys(report.scaleDetails.timings)).toEqual(
@@ -109,6 +110,21 @@ describe('benchmark smoke mode', () => {
       plot: expect.stringMatching(/scale-cost-curve\.png$/),
     });
     expect(report.scale.clients100k.ratio).toBeGreaterThan(0);
+    // Events out (§13): the three figures against their targets, what a delivery cost, each delivery once and in order.
+    const cost = { processCpuMs: number, databaseCpuMs: number, statements: number, statementsByKind: expect.any(Object) };
+    expect(report.eventsOut).toMatchObject({
+      writes: 200,
+      writeRatio: number,
+      writeCpuRatio: number,
+      writeCost: { baseline: cost, withEvents: cost },
+      deliveries: 400,
+      deliveredPerSec: number,
+      deliveryCost: cost,
+      tokenRatio: number,
+      exactlyOnce: true,
+      inOrder: true,
+    });
+    expect(report.eventsOut.deliveryCost.statements).toBeLessThan(1); // batched: no statement per delivery
     expect(report.scaleDetails.checks).toHaveLength(5);
     // The console's Users, Clients and Audit pages, signed in as a person (operator invite, password, TOTP).
     expect(report.scaleDetails.consolePages.map((f: { status: number }) => f.status)).toEqual([200, 200, 200, 200, 200, 200]);

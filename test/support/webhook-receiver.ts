@@ -36,6 +36,8 @@ export class WebhookReceiver {
   behaviour: (attempt: number) => Behaviour = () => ({ status: 204 });
   /** The most requests this endpoint had open at once. */
   maxConcurrent = 0;
+  /** TLS connections opened to it (keep-alive: one per sender, not one per delivery). */
+  connections = 0;
   private open = 0;
   private server: Server | undefined;
   private attempts = 0;
@@ -45,6 +47,7 @@ export class WebhookReceiver {
     this.server = createServer({ cert: readFileSync(certificate.certFile), key: readFileSync(certificate.keyFile) }, (req, res) =>
       this.handle(req, res),
     );
+    this.server.on('secureConnection', () => this.connections++);
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
     this.url = `https://127.0.0.1:${(this.server.address() as AddressInfo).port}${path}`;
     return this.url;
