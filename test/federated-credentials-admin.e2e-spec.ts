@@ -2,8 +2,9 @@ import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdminApp } from '../apps/admin/src/admin.app.js';
-import { AdminFixtures, type OperatorFixture } from './support/admin-fixtures.js';
+import { AdminFixtures, type OperatorFixture, type TenantFixture } from './support/admin-fixtures.js';
 import { LogCapture } from './support/log-capture.js';
+import { cli } from './support/operator-cli.js';
 import { testConfig } from './support/test-config.js';
 import { type TestDatabase, createTestDatabase } from './support/test-database.js';
 
@@ -25,6 +26,8 @@ describe('admin API: federated credentials', () => {
   let contact: OperatorFixture;
   let auditor: OperatorFixture;
   let partnerClientId: string;
+  let tenant: TenantFixture;
+  let config: ReturnType<typeof testConfig>;
 
   const call = (method: Method, path: string, token: string, body?: unknown) => {
     const req = request(app.getHttpServer())[method](`/admin/v1${path}`).set('authorization', `Bearer ${token}`);
@@ -34,10 +37,10 @@ describe('admin API: federated credentials', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    const config = testConfig(database.url);
+    config = testConfig(database.url);
     app = await createAdminApp({ config, logDestination: new LogCapture() });
     const fixtures = new AdminFixtures(app, config);
-    const tenant = await fixtures.tenant();
+    tenant = await fixtures.tenant();
     admin = await fixtures.operator(tenant, ['Administrator']);
     contact = await fixtures.operator(tenant, ['ContactPerson']);
     auditor = await fixtures.operator(tenant, ['Auditor']);
@@ -162,5 +165,22 @@ describe('admin API: federated credentials', () => {
     expect(own.status).toBe(201);
     expect((await call('delete', `${credentials(admin.clientId)}/${own.body.id}`, contact.token)).body.code).toBe('owner_privileged');
     expect((await call('get', credentials('00000000-0000-4000-8000-000000000000'), contact.token)).status).toBe(404);
+  });
+
+  it('npm run cli -- federated-credential add, list, remove', async () => {
+    const clientId = (await call('post', '/clients', contact.token, { displayName: 'From the CLI' })).body.clientId as string;
+    const run = (...args: string[]) => cli(config, ['federated-credential', ...args]);
+    const added = await run('add', '--tenant', tenant.slug, clientId, '--name', 'k8s-orders', '--issuer', 'https://k8s.example/cluster-1',
+      '--subject', 'system:serviceaccount:orders:sync', '--json');
+    const [credential] = JSON.parse(added.stdout) as Array<{ id: string; audiences: string[] }>;
+    expect(credential!.audiences).toEqual(['api://AzureADTokenExchange']);
+    await run('add', '--tenant', tenant.slug, clientId, '--name', 'gh', '--issuer', GITHUB, '--expression', BRANCHES.value, '--audience', 'a,b');
+    const listed = await run('list', '--tenant', tenant.slug, clientId);
+    expect(listed.stdout).toContain(`${credential!.id}  k8s-orders  https://k8s.example/cluster-1  system:serviceaccount:orders:sync  aud api://AzureADTokenExchange`);
+    expect(listed.stdout).toContain(`gh  ${GITHUB}  expression ${BRANCHES.value}  aud a,b`);
+    const bad = await run('add', '--tenant', tenant.slug, clientId, '--name', 'x', '--issuer', GITHUB, '--expression', "claims['sub'] like 'x'").catch((e: { code: number; stderr: string }) => e);
+    expect(bad).toMatchObject({ code: 1, stderr: expect.stringContaining("the operator is 'matches' or 'eq'") });
+    expect((await run('remove', '--tenant', tenant.slug, clientId, credential!.id)).stdout).toBe(`removed federated credential ${credential!.id}\n`);
+    expect((await call('get', credentials(clientId), auditor.token)).body).toHaveLength(1);
   });
 });
