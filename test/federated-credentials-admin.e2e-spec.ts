@@ -117,11 +117,11 @@ describe('admin API: federated credentials', () => {
     expect(orExpression.body.errors).toEqual([
       {
         field: 'claimsMatchingExpression.value',
-        message: `claimsMatchingExpression could not read " or claims['sub'] eq 'b'" at character 21: clauses are joined by ' and ' (the only other word of the language)`,
+        message: `Could not read " or claims['sub'] eq 'b'" at character 21: clauses are joined by ' and ' (the only other word of the language)`,
       },
     ]);
     const operator = await post({ claimsMatchingExpression: { value: "claims['sub'] contains 'repo'", languageVersion: 1 } });
-    expect(operator.body.errors[0].message).toMatch(/could not read " contains 'repo'" at character 14: the operator is 'matches' or 'eq'/);
+    expect(operator.body.errors[0].message).toMatch(/Could not read " contains 'repo'" at character 14: the operator is 'matches' or 'eq'/);
     const version = await post({ claimsMatchingExpression: { value: "claims['sub'] eq 'a'", languageVersion: 2 } });
     expect(version.body.errors).toEqual([{ field: 'claimsMatchingExpression.languageVersion', message: 'languageVersion must be 1' }]);
     const unknownField = await post({ subject: 'a', claimsMatchingExpression: { value: "claims['sub'] eq 'a'", languageVersion: 1, flags: 'i' } });
@@ -182,5 +182,5 @@ describe('admin API: federated credentials', () => {
     expect(bad).toMatchObject({ code: 1, stderr: expect.stringContaining("the operator is 'matches' or 'eq'") });
     expect((await run('remove', '--tenant', tenant.slug, clientId, credential!.id)).stdout).toBe(`removed federated credential ${credential!.id}\n`);
     expect((await call('get', credentials(clientId), auditor.token)).body).toHaveLength(1);
-  });
+  }, 120_000); // five processes, each starting Node and checking the migrations
 });

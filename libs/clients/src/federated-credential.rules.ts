@@ -66,7 +66,7 @@ export function checkMatch(input: FederatedMatchInput, publicUrl: string): Feder
     } catch (error) {
       if (!(error instanceof ClaimsExpressionError)) throw error;
       const field = expression.languageVersion === 1 ? 'value' : 'languageVersion';
-      throw invalid(`claimsMatchingExpression.${field}`, `claimsMatchingExpression ${error.message}`);
+      throw invalid(`claimsMatchingExpression.${field}`, `${error.message.charAt(0).toUpperCase()}${error.message.slice(1)}`);
     }
   }
   const audiences = input.audiences ?? [TOKEN_EXCHANGE_AUDIENCE];
