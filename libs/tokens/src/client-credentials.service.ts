@@ -2,13 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { printable } from '@gatehouse/logging';
 import type { Tenant } from '@gatehouse/tenants';
-import type { ParsedAssertion } from './client-assertion.js';
-import { ClientAssertionAuthenticator } from './client-assertion-authenticator.js';
+import { type ClientAssertion, ClientAssertionAuthenticator } from './client-assertion-authenticator.js';
 import { ClientAuthenticator } from './client-authenticator.js';
 import { signAccessToken } from './compact-jws.js';
 import { ClaimsTemplates } from './claims-templates.js';
 import type { ApiRow, ClientSnapshot } from './client-credentials.repository.js';
 import { CredentialDirectory } from './credential-directory.js';
+import { FederatedAssertionAuthenticator } from './federation/federated-assertion-authenticator.js';
 import { DEFAULT_SCOPE, assertMayRequest, grantedScopes, parseScopeParameter } from './scope-request.js';
 import { issuerOf, v1IssuerOf } from './issuers.js';
 import { type Signer, SigningKeyService } from './signing-key.service.js';
@@ -31,6 +31,7 @@ export class ClientCredentialsService {
     private readonly directory: CredentialDirectory,
     private readonly authenticator: ClientAuthenticator,
     private readonly assertions: ClientAssertionAuthenticator,
+    private readonly federated: FederatedAssertionAuthenticator,
     private readonly signingKeys: SigningKeyService,
   ) {}
 
@@ -87,9 +88,12 @@ export class ClientCredentialsService {
           .then((found) => this.again(input, loaded, { tenant, snapshot: found, assertion }));
       }
       if (assertion) {
-        return this.assertions
-          .authenticate({ tenant, clientId, assertion, basic: input.basic, origin: input.origin }, snapshot)
-          .then((found) => this.again(input, loaded, { tenant, client: found, assertion, method: '2' }));
+        const asserted = { tenant, clientId, basic: input.basic, origin: input.origin };
+        const authenticated =
+          assertion.kind === 'federated'
+            ? this.federated.authenticate({ ...asserted, assertion }, snapshot)
+            : this.assertions.authenticate({ ...asserted, assertion }, snapshot);
+        return authenticated.then((found) => this.again(input, loaded, { tenant, client: found, assertion, method: '2' }));
       }
       const authenticated = this.authenticator.authenticate(
         { tenantId: tenant.id, clientId, clientSecret, basic: input.basic, origin: input.origin },
@@ -217,7 +221,7 @@ interface Loaded {
   api?: ApiRow | null;
   signer?: Signer;
   /** The request's client assertion, parsed once. */
-  assertion?: ParsedAssertion;
+  assertion?: ClientAssertion;
   /** How the client authenticated (a secret unless said). */
   method?: ClientAuthMethod;
 }

@@ -22,3 +22,8 @@ export * from './client-authenticator.js';
 export * from './client-credentials.service.js';
 export * from './secret-leak.service.js';
 export * from './token-warm-up.js';
+export * from './federation/external-token.js';
+export * from './federation/issuer-key-set.js';
+export * from './federation/issuer-keys.js';
+export * from './federation/federated-credential-directory.js';
+export * from './federation/federated-assertion-authenticator.js';

@@ -13,6 +13,7 @@ import { SigningKey } from './signing-key.entity.js';
 import { type ClaimedKey, SigningKeyRepository } from './signing-key.repository.js';
 import { AccessTokenError, AccessTokenErrorCode } from './token.errors.js';
 
+import type { VerificationKey } from './federation/issuer-key-set.js';
 import { issuerOf } from './issuers.js';
 
 export interface Signer {
@@ -137,6 +138,12 @@ export class SigningKeyService {
   async jwks(tenantId: string): Promise<Jwks> {
     const published = await this.publishedKeys(tenantId);
     return { keys: published.map((entry) => entry.jwk) };
+  }
+
+  /** The public keys of the JWKS as a verifier of this tenant's tokens uses them (tenant-to-tenant federation). */
+  async verificationKeys(tenantId: string): Promise<VerificationKey[]> {
+    const published = await this.publishedKeys(tenantId);
+    return published.map((entry) => ({ kid: String(entry.jwk.kid), alg: entry.alg, key: entry.key }));
   }
 
   /** Verifies an access token of this tenant (RFC 9068) and returns its claims. */
