@@ -3,6 +3,11 @@ import { Tenant } from '@gatehouse/tenants';
 
 /** The identifier URI of every tenant's built-in admin API. */
 export const ADMIN_API_IDENTIFIER = 'api://gatehouse-admin';
+/**
+ * Entra's resource for tokens that are exchanged elsewhere (a federated credential's default
+ * audience). Every tenant answers for it without an API row: see the token endpoint's directory.
+ */
+export const TOKEN_EXCHANGE_IDENTIFIER = 'api://AzureADTokenExchange';
 
 /** A protected resource (Entra: an app registration that exposes an API). */
 @Entity({ name: 'apis' })

@@ -7,7 +7,7 @@ import { type Actor, AuditService, SYSTEM_ACTOR } from '@gatehouse/audit';
 import { type Page, type PageRequest, decodeCursor, pageSize, toPage } from '@gatehouse/database';
 import { announceChange, uniqueViolation } from '@gatehouse/database';
 import { ApiScope } from './api-scope.entity.js';
-import { ADMIN_API_IDENTIFIER, Api } from './api.entity.js';
+import { ADMIN_API_IDENTIFIER, Api, TOKEN_EXCHANGE_IDENTIFIER } from './api.entity.js';
 import { ApiError, ApiErrorCode } from './api.errors.js';
 import { ApiRepository } from './api.repository.js';
 
@@ -108,6 +108,9 @@ export class ApiService {
     const identifier = input.identifier.trim();
     if (identifier.toLowerCase() === ADMIN_API_IDENTIFIER || identifier.toLowerCase().startsWith(`${ADMIN_API_IDENTIFIER}/`)) {
       throw new ApiError(ApiErrorCode.IdentifierReserved, `${ADMIN_API_IDENTIFIER} is reserved.`);
+    }
+    if (identifier.toLowerCase() === TOKEN_EXCHANGE_IDENTIFIER.toLowerCase()) {
+      throw new ApiError(ApiErrorCode.IdentifierReserved, `${TOKEN_EXCHANGE_IDENTIFIER} is reserved: every tenant issues tokens for it to be exchanged elsewhere.`);
     }
     if (!IDENTIFIER.test(identifier) || identifier.endsWith('/') || identifier.length > 200) {
       throw new ApiError(ApiErrorCode.IdentifierInvalid, 'The identifier must be an api://… or https://… URI.');

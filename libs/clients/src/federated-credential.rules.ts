@@ -1,3 +1,4 @@
+import { TOKEN_EXCHANGE_IDENTIFIER } from '@gatehouse/apis';
 import { OutboundError, parseOutboundUrl } from '@gatehouse/outbound';
 import {
   ClaimsExpressionError,
@@ -7,7 +8,7 @@ import {
 import { FederatedCredentialError, FederatedCredentialErrorCode } from './federated-credential.errors.js';
 
 /** Entra's audience for tokens exchanged at its token endpoint; the default of every federated credential. */
-export const TOKEN_EXCHANGE_AUDIENCE = 'api://AzureADTokenExchange';
+export const TOKEN_EXCHANGE_AUDIENCE = TOKEN_EXCHANGE_IDENTIFIER;
 /** At most this many federated credentials per client (Entra's limit). */
 export const MAX_FEDERATED_CREDENTIALS = 20;
 export const MAX_FEDERATED_TEXT = 600;

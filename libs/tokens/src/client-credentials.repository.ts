@@ -59,6 +59,8 @@ export interface ApiRow {
   scopes: string[];
   /** 1: Entra v1 claims; 2: v2 (the default). */
   accessTokenVersion: 1 | 2;
+  /** The built-in resource `api://AzureADTokenExchange` (no row, no scopes; see token-exchange-resource.ts). */
+  tokenExchange?: true;
 }
 
 export type ThrottleResult = FailureCount;

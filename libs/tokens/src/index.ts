@@ -27,3 +27,4 @@ export * from './federation/issuer-key-set.js';
 export * from './federation/issuer-keys.js';
 export * from './federation/federated-credential-directory.js';
 export * from './federation/federated-assertion-authenticator.js';
+export * from './federation/token-exchange-resource.js';

@@ -38,6 +38,7 @@ export class ProtectedApiResponse {
 
 export class ClientResponse {
   @ApiProperty({ format: 'uuid' }) clientId: string;
+  @ApiProperty({ format: 'uuid', description: 'The object id: `sub` and `oid` of the client’s tokens' }) objectId: string;
   @ApiProperty() displayName: string;
   @ApiProperty({ enum: ['awaiting_scopes', 'active', 'disabled'] }) state: string;
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) ownerUserId: string | null;
