@@ -50,6 +50,7 @@ describe('federation: a Gatehouse tenant as the issuer of another tenant’s fed
     objectIdA = shown.body.objectId;
     expect(objectIdA).toBe(clientA.id);
     const token = await exchangeToken();
+    expect(decodeProtectedHeader(token)).toMatchObject({ typ: 'JWT' });
     expect(claimsOf(token)).toMatchObject({
       iss: issuerOf(env.config.publicUrl, env.tenantId),
       aud: 'api://AzureADTokenExchange',

@@ -157,13 +157,16 @@ export class SigningKeyService {
       return match.key;
     };
     try {
-      const { payload } = await jwtVerify(jwt, resolve, {
+      const { payload, protectedHeader } = await jwtVerify(jwt, resolve, {
         algorithms: ['RS256', 'ES256'],
-        typ: 'at+jwt',
         issuer: issuerOf(this.config.publicUrl, tenantId),
         audience: options.audience,
         requiredClaims: ['exp', 'iat', 'sub', 'client_id', 'jti'],
       });
+      // Entra's typ (the default) or RFC 9068's, whichever the API asked for: an access token either way.
+      if (protectedHeader.typ !== 'JWT' && protectedHeader.typ !== 'at+jwt') {
+        throw new AccessTokenError(AccessTokenErrorCode.InvalidClaims, 'claim check failed: typ');
+      }
       return payload;
     } catch (error) {
       throw toAccessTokenError(error);

@@ -7,6 +7,10 @@ export enum TokenRequestErrorCode {
   UnknownTenant = 'unknown_tenant',
   UnsupportedGrantType = 'unsupported_grant_type',
   InvalidScope = 'invalid_scope',
+  /** The resource names no API of the tenant (Entra's AADSTS500011). */
+  InvalidResource = 'invalid_resource',
+  /** A scope other than `{resource}/.default` where the tenant allows only that (Entra's AADSTS1002012). */
+  DefaultScopeOnly = 'default_scope_only',
   MultipleResources = 'multiple_resources',
   UnknownClient = 'unknown_client',
   InvalidSecret = 'invalid_secret',

@@ -32,6 +32,7 @@ export class ProtectedApiResponse {
   @ApiProperty() displayName: string;
   @ApiProperty() builtIn: boolean;
   @ApiProperty({ enum: [1, 2] }) accessTokenVersion: number;
+  @ApiProperty({ enum: ['JWT', 'at+jwt'], description: 'The `typ` of its access tokens' }) accessTokenTyp: string;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ type: [ApiScopeResponse] }) scopes: ApiScopeResponse[];
 }
@@ -77,6 +78,8 @@ export class TenantResponse {
   @ApiProperty({ enum: ['RS256', 'ES256'] }) signingAlgorithm: string;
   @ApiProperty() accessTokenLifetimeSeconds: number;
   @ApiProperty() extAccessTokenLifetimeSeconds: number;
+  @ApiProperty({ enum: ['extended', 'entra'], description: 'entra: token requests may name only `{resource}/.default`, as Entra allows' })
+  scopeRequests: string;
 }
 
 export class AuditActorResponse {

@@ -104,6 +104,7 @@ export function tenantStatus(code: TenantErrorCode): number {
     case TenantErrorCode.InvalidSlug:
     case TenantErrorCode.InvalidLifetime:
     case TenantErrorCode.InvalidAlgorithm:
+    case TenantErrorCode.InvalidScopeRequests:
       return 400;
     default:
       return unmapped(code);

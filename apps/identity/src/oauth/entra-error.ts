@@ -35,6 +35,10 @@ export function entraErrorFor(code: TokenRequestErrorCode): EntraError {
       return { status: 400, error: 'unsupported_grant_type', code: 70003 };
     case TokenRequestErrorCode.InvalidScope:
       return { status: 400, error: 'invalid_scope', code: 70011 };
+    case TokenRequestErrorCode.InvalidResource:
+      return { status: 400, error: 'invalid_resource', code: 500011 };
+    case TokenRequestErrorCode.DefaultScopeOnly:
+      return { status: 400, error: 'invalid_scope', code: 1002012 };
     case TokenRequestErrorCode.MultipleResources:
       return { status: 400, error: 'invalid_scope', code: 700022 };
     case TokenRequestErrorCode.UnknownClient:
@@ -121,6 +125,8 @@ function federatedErrorFor(code: TokenRequestErrorCode): EntraError {
     case TokenRequestErrorCode.UnknownTenant:
     case TokenRequestErrorCode.UnsupportedGrantType:
     case TokenRequestErrorCode.InvalidScope:
+    case TokenRequestErrorCode.InvalidResource:
+    case TokenRequestErrorCode.DefaultScopeOnly:
     case TokenRequestErrorCode.MultipleResources:
     case TokenRequestErrorCode.UnknownClient:
     case TokenRequestErrorCode.InvalidSecret:

@@ -18,6 +18,7 @@ export function tokenExchangeResource(resource: string): ApiRow | null {
     builtIn: false,
     scopes: [],
     accessTokenVersion: 2,
+    accessTokenTyp: 'JWT',
     tokenExchange: true,
   };
 }
