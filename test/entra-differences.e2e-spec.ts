@@ -87,7 +87,7 @@ describe('Entra differences', () => {
   });
 
   it('a resource that names no API: 400 invalid_resource, AADSTS500011 in Entra’s words', async () => {
-    for (const fields of [{ scope: 'api://billing/.default' }, { resource: 'api://billing' }]) {
+    for (const fields of [{ scope: 'api://billing/.default' }, { resource: 'api://billing' }] as Array<Record<string, string>>) {
       const refused = await token(fields, 'resource' in fields ? 'oauth2/token' : 'oauth2/v2.0/token');
       expect(refused.status).toBe(400);
       expect(refused.body).toMatchObject({ error: 'invalid_resource', error_codes: [500011] });
