@@ -115,7 +115,29 @@ export class TestIssuer {
     );
   }
 
-  handle(path: string, res: ServerResponse): void {
+  /**
+   * GitHub's side of a job: `ACTIONS_ID_TOKEN_REQUEST_URL` (with `&audience=`) answers the job's
+   * token, given `ACTIONS_ID_TOKEN_REQUEST_TOKEN` as a bearer token. Not counted among the requests
+   * Gatehouse makes.
+   */
+  actionsJob(repository: string, environment: string): { requestUrl: string; requestToken: string } {
+    this.job = { repository, environment, requestToken: randomUUID() };
+    return { requestUrl: `${this.url}/actions-token?api-version=2.0`, requestToken: this.job.requestToken };
+  }
+
+  private job: { repository: string; environment: string; requestToken: string } | null = null;
+
+  private async actionsToken(req: IncomingMessage, query: URLSearchParams, res: ServerResponse): Promise<void> {
+    if (!this.job || req.headers.authorization !== `bearer ${this.job.requestToken}`) return void res.writeHead(401).end();
+    const value = await this.github(this.job.repository, 'refs/heads/main', {
+      environment: this.job.environment,
+      aud: query.get('audience') ?? `https://github.com/${this.job.repository.split('/')[0]}`,
+    });
+    json(res, { count: 1, value });
+  }
+
+  handle(path: string, res: ServerResponse, req?: IncomingMessage, query = new URLSearchParams()): void {
+    if (path === '/actions-token' && req) return void this.actionsToken(req, query, res);
     this.requests++;
     if (this.mode === 'hang') return;
     if (this.mode === 'down') return void res.destroy();
@@ -160,10 +182,11 @@ export class IssuerServer {
   }
 
   private route(req: IncomingMessage, res: ServerResponse): void {
-    const [, name, ...rest] = (req.url ?? '').split('?')[0]!.split('/');
+    const [pathname, search] = (req.url ?? '').split('?');
+    const [, name, ...rest] = pathname!.split('/');
     const issuer = this.issuers.get(name ?? '');
     if (!issuer) return void res.writeHead(404).end();
-    issuer.handle(`/${rest.join('/')}`, res);
+    issuer.handle(`/${rest.join('/')}`, res, req, new URLSearchParams(search ?? ''));
   }
 
   async close(): Promise<void> {
