@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { type AssertionFigures, measureAssertions } from './assertions.js';
+import { type FederatedFigures, measureFederated, printFederated } from './federated-assertions.js';
 import { type OutboxFigures, type SweepFigures, measureOutbox, measureSweep } from './background.js';
 import { type ProfileSummary, printProfileSummary } from './cpu-profile.js';
 import {
@@ -64,6 +65,7 @@ async function main(): Promise<number> {
   let sweep: SweepFigures | null = null;
   let outbox: OutboxFigures | null = null;
   let assertions: AssertionFigures | null = null;
+  let federated: FederatedFigures | null = null;
   let scale: ScaleResult | null = null;
   const notes: string[] = [];
   const sizes = smoke ? { rows: 1_000, overdue: 100, emails: 50 } : { rows: 1_000_000, overdue: 100_000, emails: 5_000 };
@@ -113,6 +115,7 @@ async function main(): Promise<number> {
           `(${run.ratio}×; by CPU per token ${run.ratioByCpu}×: ${run.cpuUsPerToken} vs ${assertions.cpuUsPerTokenSecret} µs)`,
       );
     }
+    federated = printFederated(await measureFederated(provisioned, gatehouse, 'ES256'));
     // The invitation sweep and the mail outbox: measured when their services work, else null.
     try {
       sweep = await measureSweep(provisioned.config, provisioned.tenantId, sizes.rows, sizes.overdue);
@@ -167,6 +170,7 @@ async function main(): Promise<number> {
       ]),
     ),
     assertions,
+    federated,
     sweep,
     outbox,
     ...(noScale
