@@ -59,6 +59,22 @@ describe('docs/federation.md recipes, run', () => {
     await env.credential(sync.clientId, { name: 'k8s-orders-sync', issuer: cluster.url, subject: 'system:serviceaccount:orders:orders-sync' });
   });
 
+  /** Runs a recipe of the page in its own process, trusting Gatehouse's certificate; the claims it prints. */
+  async function recipe(command: string, name: string, extension: string, vars: Record<string, string>) {
+    const { stdout } = await run(command, [snippetFile(DOC, name, extension)], {
+      env: { PATH: process.env.PATH!, NODE_EXTRA_CA_CERTS: caFile, REQUESTS_CA_BUNDLE: caFile, ...vars },
+      timeout: 30_000,
+    });
+    return JSON.parse(stdout) as Record<string, unknown>;
+  }
+  /** What a workload's platform gives it: where Gatehouse is, which client, the token file. */
+  const workload = (clientId: string, tokenFile: string) => ({
+    AZURE_AUTHORITY_HOST: `https://localhost:${env.port}`,
+    AZURE_TENANT_ID: env.tenantId,
+    AZURE_CLIENT_ID: clientId,
+    AZURE_FEDERATED_TOKEN_FILE: tokenFile,
+  });
+
   afterAll(async () => {
     await env.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -98,18 +114,8 @@ describe('docs/federation.md recipes, run', () => {
     expect(pod.serviceAccountName).toBe('orders-sync');
     const tokenFile = join(dir, projected.path);
     writeFileSync(tokenFile, await cluster.kubernetes(deployment.metadata.namespace, pod.serviceAccountName, { audience: projected.audience, lifetimeSeconds: projected.expirationSeconds }));
-    const { stdout } = await run(process.execPath, [snippetFile(DOC, 'workload-identity', 'mjs')], {
-      env: {
-        PATH: process.env.PATH!,
-        NODE_EXTRA_CA_CERTS: caFile,
-        AZURE_AUTHORITY_HOST: `https://localhost:${env.port}`,
-        AZURE_TENANT_ID: env.tenantId,
-        AZURE_CLIENT_ID: sync.clientId,
-        AZURE_FEDERATED_TOKEN_FILE: tokenFile,
-      },
-      timeout: 30_000,
-    });
-    expect(JSON.parse(stdout)).toMatchObject({ azp: sync.clientId, azpacr: '2', tid: env.tenantId });
+    const claims = await recipe(process.execPath, 'workload-identity', 'mjs', workload(sync.clientId, tokenFile));
+    expect(claims).toMatchObject({ azp: sync.clientId, azpacr: '2', tid: env.tenantId });
   });
 
   it('another Gatehouse tenant: ClientAssertionCredential with tenant A’s token for api://AzureADTokenExchange', async () => {
@@ -122,36 +128,21 @@ describe('docs/federation.md recipes, run', () => {
       `INSERT INTO client_federated_credentials (tenant_id, api_client_id, name, issuer, subject, audiences) VALUES ($1, $2, 'tenant-a', $3, $4, $5)`,
       [tenantB, b.id, issuerOf(env.config.publicUrl, env.tenantId), a.id, ['api://AzureADTokenExchange']],
     );
-    const { stdout } = await run(process.execPath, [snippetFile(DOC, 'tenant-to-tenant', 'mjs')], {
-      env: {
-        PATH: process.env.PATH!,
-        NODE_EXTRA_CA_CERTS: caFile,
-        GATEHOUSE: `https://localhost:${env.port}`,
-        TENANT_A: env.tenantId,
-        CLIENT_A: a.clientId,
-        CLIENT_A_SECRET: secretA,
-        TENANT_B: tenantB,
-        CLIENT_B: b.clientId,
-      },
-      timeout: 30_000,
+    const claims = await recipe(process.execPath, 'tenant-to-tenant', 'mjs', {
+      GATEHOUSE: `https://localhost:${env.port}`,
+      TENANT_A: env.tenantId,
+      CLIENT_A: a.clientId,
+      CLIENT_A_SECRET: secretA,
+      TENANT_B: tenantB,
+      CLIENT_B: b.clientId,
     });
-    expect(JSON.parse(stdout)).toMatchObject({ azp: b.clientId, azpacr: '2', tid: tenantB, roles: ['Orders.Read'] });
+    expect(claims).toMatchObject({ azp: b.clientId, azpacr: '2', tid: tenantB, roles: ['Orders.Read'] });
   });
 
   it.skipIf(!msalPython)('MSAL Python with a client assertion (python3-msal)', async () => {
     const tokenFile = join(dir, 'python-token');
     writeFileSync(tokenFile, await cluster.kubernetes('orders', 'orders-sync'));
-    const { stdout } = await run(PYTHON, [snippetFile(DOC, 'msal-python-assertion', 'py')], {
-      env: {
-        PATH: process.env.PATH!,
-        REQUESTS_CA_BUNDLE: caFile,
-        AZURE_AUTHORITY_HOST: `https://localhost:${env.port}`,
-        AZURE_TENANT_ID: env.tenantId,
-        AZURE_CLIENT_ID: sync.clientId,
-        AZURE_FEDERATED_TOKEN_FILE: tokenFile,
-      },
-      timeout: 30_000,
-    });
-    expect(JSON.parse(stdout)).toMatchObject({ azp: sync.clientId, azpacr: '2' });
+    const claims = await recipe(PYTHON, 'msal-python-assertion', 'py', workload(sync.clientId, tokenFile));
+    expect(claims).toMatchObject({ azp: sync.clientId, azpacr: '2' });
   });
 });

@@ -48,6 +48,8 @@ export class TestIssuer {
   requests = 0;
   keysMaxAge = 3600;
   private keys: SigningKey[] = [];
+  /** The GitHub Actions job whose token `/actions-token` hands out (see {@link actionsJob}). */
+  private job: { repository: string; environment: string; requestToken: string } | null = null;
 
   constructor(
     readonly url: string,
@@ -124,8 +126,6 @@ export class TestIssuer {
     this.job = { repository, environment, requestToken: randomUUID() };
     return { requestUrl: `${this.url}/actions-token?api-version=2.0`, requestToken: this.job.requestToken };
   }
-
-  private job: { repository: string; environment: string; requestToken: string } | null = null;
 
   private async actionsToken(req: IncomingMessage, query: URLSearchParams, res: ServerResponse): Promise<void> {
     if (!this.job || req.headers.authorization !== `bearer ${this.job.requestToken}`) return void res.writeHead(401).end();
