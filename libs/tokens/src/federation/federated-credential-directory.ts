@@ -1,7 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { type ClaimsMatcher, compileClaimsExpression } from '@gatehouse/clients';
+import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { ChangeListener, poolOf } from '@gatehouse/database';
 import { ChangeAwareCache } from '../change-aware-cache.js';
 
@@ -30,7 +31,8 @@ const SQL = `SELECT id, issuer, subject, claims_expression, claims_expression_ve
 /**
  * The federated credentials of each client that presents an external token, cached per replica
  * and dropped when the client changes (every credential change announces the client), like the
- * client's own snapshot. Kept apart from that snapshot: the secret path never reads or carries them.
+ * client's own snapshot, and like it served through a database outage for
+ * TOKEN_OUTAGE_GRACE_SECONDS. Kept apart from that snapshot: the secret path never reads or carries them.
  */
 @Injectable()
 export class FederatedCredentialDirectory {
@@ -39,6 +41,7 @@ export class FederatedCredentialDirectory {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     listener: ChangeListener,
+    @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.cache = new ChangeAwareCache(listener, {
       kinds: ['client'],
@@ -46,6 +49,7 @@ export class FederatedCredentialDirectory {
       matches: (key, event) => key.endsWith(`|${event.id}`),
       keyOf: (event) => `${event.tenantId}|${event.id}`,
       maxEntries: 20_000,
+      outageGraceMs: config.tokenOutageGraceSeconds * 1000,
     });
   }
 
