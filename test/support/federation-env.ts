@@ -87,13 +87,17 @@ export class FederationEnv {
     return client;
   }
 
-  /** A federated credential through the admin API (as the tenant's Administrator). */
+  /**
+   * A federated credential through the admin API (as the tenant's Administrator), once the identity
+   * app has heard of the change (its cache of the client's credentials is dropped by the announcement).
+   */
   async credential(clientId: string, body: Record<string, unknown>, token = this.operatorToken): Promise<FederatedCredentialView> {
     const answer = await request(this.admin.getHttpServer())
       .post(`/admin/v1/clients/${clientId}/federated-credentials`)
       .set('authorization', `Bearer ${token}`)
       .send({ name: `fic-${Math.random().toString(36).slice(2, 8)}`, ...body });
     if (answer.status !== 201) throw new Error(`credential refused: ${answer.status} ${JSON.stringify(answer.body)}`);
+    await this.tokens.settle();
     return answer.body as FederatedCredentialView;
   }
 
