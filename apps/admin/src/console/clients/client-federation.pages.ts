@@ -129,10 +129,10 @@ export function federatedCredentialForm(input: {
   const made = input.made?.subject ?? input.made?.expression;
   return html`${scenarioNav(path, values.scenario)} ${formError(input.error)}
     ${made
-      ? html`<div class="notice" role="status">
-          <p>${input.made?.subject ? 'The subject these fields make:' : 'The expression these fields make:'}</p>
-          <p><code class="wrap" data-copy="subject">${made}</code></p>
-        </div>`
+      ? html`<p class="notice" role="status">
+          ${input.made?.subject ? 'The subject these fields make:' : 'The expression these fields make:'}
+          <code class="wrap" data-copy="subject">${made}</code>
+        </p>`
       : ''}
     ${postForm({
       action: `${path}/federated-credentials`,
