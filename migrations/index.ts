@@ -21,6 +21,7 @@ import { TimeOrderedInvitationIds1795490000000 } from './1795490000000-TimeOrder
 import { InvitationExpiryByPosition1795480000000 } from './1795480000000-InvitationExpiryByPosition.js';
 import { AuditEventsWithoutTenantKey1795500000000 } from './1795500000000-AuditEventsWithoutTenantKey.js';
 import { FederatedCredentials1795842406767 } from './1795842406767-FederatedCredentials.js';
+import { WebhooksAndAuditStreaming1795842668452 } from './1795842668452-WebhooksAndAuditStreaming.js';
 import { EntraTokenTypeAndScopeRequests1795845107312 } from './1795845107312-EntraTokenTypeAndScopeRequests.js';
 
 /** Every migration, in order. Listed explicitly: a glob would load some files twice. */
@@ -48,5 +49,6 @@ export const MIGRATIONS = [
   TimeOrderedInvitationIds1795490000000,
   AuditEventsWithoutTenantKey1795500000000,
   FederatedCredentials1795842406767,
+  WebhooksAndAuditStreaming1795842668452,
   EntraTokenTypeAndScopeRequests1795845107312,
 ];

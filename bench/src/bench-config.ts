@@ -34,5 +34,8 @@ export function benchConfig(options: { databaseUrl: string; publicUrl: string; p
     federationPrivateIssuers: [],
     webhookPrivateTargets: [],
     outboundCa: undefined,
+    auditSyslogUrl: undefined,
+    auditHecUrl: undefined,
+    auditHecToken: undefined,
   };
 }

@@ -34,6 +34,9 @@ export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = 
     federationPrivateIssuers: [],
     webhookPrivateTargets: [],
     outboundCa: undefined,
+    auditSyslogUrl: undefined,
+    auditHecUrl: undefined,
+    auditHecToken: undefined,
     ...overrides,
   };
 }

@@ -57,6 +57,11 @@ export interface AppConfig {
   webhookPrivateTargets: string[];
   /** PEM certificates trusted for outbound https beside the system's (`OUTBOUND_CA_FILE`). */
   outboundCa: string | undefined;
+  /** Audit streaming to syslog (`AUDIT_SYSLOG_URL`, `tcp://` or `tls://host:port`), RFC 5424 over TCP (§13). */
+  auditSyslogUrl: string | undefined;
+  /** Audit streaming to Splunk's HTTP Event Collector (`AUDIT_HEC_URL`, https) with `AUDIT_HEC_TOKEN` (§13). */
+  auditHecUrl: string | undefined;
+  auditHecToken: string | undefined;
 }
 
 export class ConfigError extends Error {
