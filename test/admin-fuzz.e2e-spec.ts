@@ -189,6 +189,9 @@ describe('admin API fuzzed from its own OpenAPI document', () => {
     if (field === 'id' && path.startsWith('/admin/v1/access-requests')) return either(a.requests, b.requests);
     if (field === 'id' && path.startsWith('/admin/v1/handovers')) return either(a.handovers, b.handovers);
     if (field === 'id' && path.includes('/federated-credentials/')) return either(a.federated, b.federated);
+    // A public address literal passes the outbound rules without DNS (this fuzz may run offline).
+    if (field === 'url') return fc.constantFrom('https://8.8.8.8/hooks/gatehouse', 'https://127.0.0.1/hook', 'http://insecure.example/hook');
+    if (field === 'events') return fc.constantFrom('client.*', '*', 'client.secret.created', 'user.created', 'no.such.event'); // an item
     if (field === 'issuer') return fc.constantFrom('https://token.actions.githubusercontent.com', 'https://issuer.example/tenant', 'http://insecure.example');
     if (field === 'certificate') return fc.constantFrom(certificatePem, `${certificatePem}x`, certificatePem.replace('CERTIFICATE', 'PRIVATE KEY'));
     if (field === 'email' || field.endsWith('Email')) return fc.oneof(fc.emailAddress(), fc.constant(`x${Date.now()}@example.com`));
