@@ -23,6 +23,8 @@ import { AuditEventsWithoutTenantKey1795500000000 } from './1795500000000-AuditE
 import { ClientCreators1795842284709 } from './1795842284709-ClientCreators.js';
 import { WebhooksAndAuditStreaming1795842668452 } from './1795842668452-WebhooksAndAuditStreaming.js';
 import { SecondFactorLockout1795843632703 } from './1795843632703-SecondFactorLockout.js';
+import { FederatedCredentials1795842406767 } from './1795842406767-FederatedCredentials.js';
+import { EntraTokenTypeAndScopeRequests1795845107312 } from './1795845107312-EntraTokenTypeAndScopeRequests.js';
 
 /** Every migration, in order. Listed explicitly: a glob would load some files twice. */
 export const MIGRATIONS = [
@@ -49,6 +51,8 @@ export const MIGRATIONS = [
   TimeOrderedInvitationIds1795490000000,
   AuditEventsWithoutTenantKey1795500000000,
   ClientCreators1795842284709,
+  FederatedCredentials1795842406767,
   WebhooksAndAuditStreaming1795842668452,
   SecondFactorLockout1795843632703,
+  EntraTokenTypeAndScopeRequests1795845107312,
 ];

@@ -45,6 +45,7 @@ interface World {
   invitations: string[];
   requests: string[];
   handovers: string[];
+  federated: string[];
   emails: string[];
   /** Real cursors of this tenant's lists (a position, nothing more). */
   cursors: string[];
@@ -144,6 +145,7 @@ describe('admin API fuzzed from its own OpenAPI document', () => {
       account: { documentation: `${tag} guide`, reason: 'Integration work' },
     });
     const handover = await ok('post', `/clients/${client.clientId}/handovers`, {});
+    const federated = await ok('post', `/clients/${client.clientId}/federated-credentials`, { name: `${tag}-ci`, issuer: `https://${tag}.example`, subject: `${tag}-job` });
     const emails = (await ok('get', '/emails')).items.map((e: Json) => e.id as string);
     await app.get(DataSource).transaction((em) => app.get(DocService).grant(em, tenant.tenantId, partner.id, [slug]));
     const cursors: string[] = [];
@@ -163,9 +165,10 @@ describe('admin API fuzzed from its own OpenAPI document', () => {
       invitations: [invitation.id],
       requests: [request.id],
       handovers: [handover.id],
+      federated: [federated.id],
       emails,
       cursors,
-      markers: [...users, ...clients, secret.keyId, api.id, api.appId, invitation.id, request.id, handover.id, ...emails, `${tag}-partner@${tag}.example`, `${tag}-requester@${tag}.example`, `${tag}-ops@${tag}.example`, `api://${tag}-orders`, slug],
+      markers: [...users, ...clients, secret.keyId, api.id, api.appId, invitation.id, request.id, handover.id, federated.id, ...emails, `${tag}-partner@${tag}.example`, `${tag}-requester@${tag}.example`, `${tag}-ops@${tag}.example`, `api://${tag}-orders`, slug],
     };
   }
 
@@ -185,6 +188,11 @@ describe('admin API fuzzed from its own OpenAPI document', () => {
     if (field === 'id' && path.startsWith('/admin/v1/emails')) return either(a.emails, b.emails);
     if (field === 'id' && path.startsWith('/admin/v1/access-requests')) return either(a.requests, b.requests);
     if (field === 'id' && path.startsWith('/admin/v1/handovers')) return either(a.handovers, b.handovers);
+    if (field === 'id' && path.includes('/federated-credentials/')) return either(a.federated, b.federated);
+    // A public address literal passes the outbound rules without DNS (this fuzz may run offline).
+    if (field === 'url') return fc.constantFrom('https://8.8.8.8/hooks/gatehouse', 'https://127.0.0.1/hook', 'http://insecure.example/hook');
+    if (field === 'events') return fc.constantFrom('client.*', '*', 'client.secret.created', 'user.created', 'no.such.event'); // an item
+    if (field === 'issuer') return fc.constantFrom('https://token.actions.githubusercontent.com', 'https://issuer.example/tenant', 'http://insecure.example');
     if (field === 'certificate') return fc.constantFrom(certificatePem, `${certificatePem}x`, certificatePem.replace('CERTIFICATE', 'PRIVATE KEY'));
     if (field === 'email' || field.endsWith('Email')) return fc.oneof(fc.emailAddress(), fc.constant(`x${Date.now()}@example.com`));
     // A generated password costs an argon2 hash (tens of milliseconds): mostly the mailed link, then.

@@ -78,6 +78,17 @@ export const CONSOLE_MATRIX: Record<string, ConsoleForm> = {
     { stepUp: true },
   ),
   'clients/:clientId/certificates/:keyId/remove': form('Secrets.Manage', async (f) => ((c) => ({ path: `clients/${c.clientId}/certificates/${c.keyId}/remove` }))(await f.certificate())),
+  'clients/:clientId/federated-credentials/preview': form(
+    'Secrets.Manage',
+    async (f) => ({ ...(await client(f, 'federated-credentials/preview')), fields: { scenario: 'kubernetes', issuer: 'https://k8s.partner.example', namespace: 'jobs', serviceAccount: 'sync', name: 'k8s' } }),
+    { status: 200, audited: false },
+  ),
+  'clients/:clientId/federated-credentials': form(
+    'Secrets.Manage',
+    async (f) => ({ ...(await client(f, 'federated-credentials')), fields: { scenario: 'kubernetes', issuer: 'https://k8s.partner.example', namespace: 'jobs', serviceAccount: 'sync', name: f.unique('k8s') } }),
+    { stepUp: true },
+  ),
+  'clients/:clientId/federated-credentials/:id/remove': form('Secrets.Manage', async (f) => ((c) => ({ path: `clients/${c.clientId}/federated-credentials/${c.id}/remove` }))(await f.federated())),
   'clients/:clientId/handovers': form('Secrets.Manage', async (f) => ({ ...(await client(f, 'handovers')), fields: { recipientEmail: 'anyone@elsewhere.example', expiresInHours: '24' } }), { stepUp: true }),
   'clients/:clientId/handovers/:handoverId/revoke': form('Secrets.Manage', async (f) => ((h) => ({ path: `clients/${h.clientId}/handovers/${h.id}/revoke` }))(await f.handover())),
   'apis/new': form('Apis.Manage', async (f) => ({ path: 'apis/new', fields: { identifier: `api://${f.unique('c')}`, displayName: 'C', accessTokenVersion: '2' } })),

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { type Permission, type Role, UserService } from '@gatehouse/accounts';
 import { ApiService } from '@gatehouse/apis';
 import { SYSTEM_ACTOR } from '@gatehouse/audit';
-import { ClientCertificateService, ClientService } from '@gatehouse/clients';
+import { ClientCertificateService, ClientService, FederatedCredentialService } from '@gatehouse/clients';
 import { DocService } from '@gatehouse/docs';
 import { WebhookService } from '@gatehouse/events';
 import { HandoverService } from '@gatehouse/handovers';
@@ -75,6 +75,12 @@ export class MatrixFixtures {
     const clientId = await this.client();
     const added = await this.app.get(ClientCertificateService).add(this.tenantId, SYSTEM_ACTOR, clientId, { certificate: makeCertificate({ type: 'ec' }).pem });
     return { clientId, keyId: added.keyId };
+  }
+
+  async federated(): Promise<{ clientId: string; id: string }> {
+    const clientId = await this.client();
+    const input = { name: this.unique('fic'), issuer: 'https://token.actions.githubusercontent.com', subject: 'repo:partner/app:ref:refs/heads/main' };
+    return { clientId, id: (await this.app.get(FederatedCredentialService).add(this.tenantId, SYSTEM_ACTOR, clientId, input)).id };
   }
 
   async handover(): Promise<{ clientId: string; id: string }> {

@@ -37,6 +37,12 @@ const disabled = async (f: MatrixFixtures, roles: Parameters<MatrixFixtures['use
   return user;
 };
 
+const GITHUB_CREDENTIAL = (f: MatrixFixtures) => ({
+  name: f.unique('fic'),
+  issuer: 'https://token.actions.githubusercontent.com',
+  subject: 'repo:partner/app:ref:refs/heads/main',
+});
+
 /**
  * Every operation of the admin API (keyed `METHOD path` as the OpenAPI document names it) with the
  * permission of DESIGN §4's endpoint table and the calls the role matrix makes. An operation the
@@ -144,6 +150,19 @@ export const REST_MATRIX: Record<string, RestOperation> = {
   },
   'GET /admin/v1/clients/{clientId}/certificates': read('Clients.Read', async (f) => `/clients/${await f.client()}/certificates`),
   'DELETE /admin/v1/clients/{clientId}/certificates/{keyId}': { permission: 'Secrets.Manage', cases: [{ status: 204, prepare: async (f) => ((c) => ({ path: `/clients/${c.clientId}/certificates/${c.keyId}` }))(await f.certificate()) }] },
+  'POST /admin/v1/clients/{clientId}/federated-credentials': {
+    permission: 'Secrets.Manage',
+    cases: [
+      { status: 201, prepare: async (f) => ({ path: `/clients/${await f.client()}/federated-credentials`, body: GITHUB_CREDENTIAL(f) }) },
+      { status: 201, needs: 'Tenant.Manage', prepare: async (f) => ({ path: `/clients/${await f.client((await staff(f)).id)}/federated-credentials`, body: GITHUB_CREDENTIAL(f) }) },
+    ],
+  },
+  'GET /admin/v1/clients/{clientId}/federated-credentials': read('Clients.Read', async (f) => `/clients/${await f.client()}/federated-credentials`),
+  'PATCH /admin/v1/clients/{clientId}/federated-credentials/{id}': {
+    permission: 'Secrets.Manage',
+    cases: [{ status: 200, prepare: async (f) => ((c) => ({ path: `/clients/${c.clientId}/federated-credentials/${c.id}`, body: { description: 'CI' } }))(await f.federated()) }],
+  },
+  'DELETE /admin/v1/clients/{clientId}/federated-credentials/{id}': { permission: 'Secrets.Manage', cases: [{ status: 204, prepare: async (f) => ((c) => ({ path: `/clients/${c.clientId}/federated-credentials/${c.id}` }))(await f.federated()) }] },
   'GET /admin/v1/audit-events': read('Audit.Read', async () => '/audit-events'),
   'POST /admin/v1/doc-sections': { permission: 'Docs.Manage', cases: [{ status: 201, prepare: async (f) => ({ path: '/doc-sections', body: { slug: f.unique('doc'), title: 'Doc', body: '# Doc' } }) }] },
   'GET /admin/v1/doc-sections': read('Docs.Manage', async () => '/doc-sections'),

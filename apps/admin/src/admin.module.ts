@@ -23,6 +23,7 @@ import { ClientCertificatesController } from './controllers/client-certificates.
 import { ClientsController } from './controllers/clients.controller.js';
 import { DocSectionsController } from './controllers/doc-sections.controller.js';
 import { EmailsController } from './controllers/emails.controller.js';
+import { FederatedCredentialsController } from './controllers/federated-credentials.controller.js';
 import { ClientHandoversController, HandoversController } from './controllers/handovers.controller.js';
 import { InvitationsController } from './controllers/invitations.controller.js';
 import { TenantController } from './controllers/tenant.controller.js';
@@ -43,6 +44,7 @@ export const ADMIN_CONTROLLERS = [
   ApisController,
   ClientsController,
   ClientCertificatesController,
+  FederatedCredentialsController,
   AuditController,
   DocSectionsController,
   InvitationsController,

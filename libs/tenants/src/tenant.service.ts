@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { announceChange, uniqueViolation } from '@gatehouse/database';
-import { SIGNING_ALGORITHMS, type SigningAlgorithm, Tenant } from './tenant.entity.js';
+import { SCOPE_REQUESTS, SIGNING_ALGORITHMS, type ScopeRequests, type SigningAlgorithm, Tenant } from './tenant.entity.js';
 import { TenantError, TenantErrorCode } from './tenant.errors.js';
 import { TenantRepository } from './tenant.repository.js';
 
@@ -13,6 +13,7 @@ export interface TenantSettingsInput {
   signingAlgorithm?: SigningAlgorithm;
   accessTokenLifetimeSeconds?: number;
   extAccessTokenLifetimeSeconds?: number;
+  scopeRequests?: ScopeRequests;
 }
 
 /**
@@ -80,6 +81,7 @@ export class TenantService {
       signingAlgorithm: next.signingAlgorithm,
       accessTokenLifetimeSeconds: next.accessTokenLifetimeSeconds,
       extAccessTokenLifetimeSeconds: next.extAccessTokenLifetimeSeconds,
+      scopeRequests: next.scopeRequests,
     });
     if (next.signingAlgorithm !== current.signingAlgorithm) {
       for (const hook of this.algorithmChangeHooks) await hook(em, next);
@@ -96,6 +98,9 @@ function definedOnly(input: TenantSettingsInput): TenantSettingsInput {
 function validateSettings(tenant: Tenant): void {
   if (!SIGNING_ALGORITHMS.includes(tenant.signingAlgorithm)) {
     throw new TenantError(TenantErrorCode.InvalidAlgorithm, `signingAlgorithm must be one of ${SIGNING_ALGORITHMS.join(', ')}`);
+  }
+  if (!SCOPE_REQUESTS.includes(tenant.scopeRequests)) {
+    throw new TenantError(TenantErrorCode.InvalidScopeRequests, `scopeRequests must be one of ${SCOPE_REQUESTS.join(', ')}`);
   }
   const inRange = (n: number) =>
     Number.isInteger(n) && n >= MIN_TOKEN_LIFETIME_SECONDS && n <= MAX_TOKEN_LIFETIME_SECONDS;

@@ -20,6 +20,8 @@ import { ApisController } from './apis/apis.controller.js';
 import { ApisPresenter } from './apis/apis.presenter.js';
 import { ClientCredentialsPresenter } from './clients/client-credentials.presenter.js';
 import { ClientDetail } from './clients/client-detail.js';
+import { ClientFederationController } from './clients/client-federation.controller.js';
+import { ClientFederationPresenter } from './clients/client-federation.presenter.js';
 import { ClientHandoversPresenter } from './clients/client-handovers.presenter.js';
 import { ClientsController } from './clients/clients.controller.js';
 import { ClientsPresenter } from './clients/clients.presenter.js';
@@ -61,6 +63,7 @@ export const CONSOLE_PAGES = [
   RequestsController,
   UsersController,
   ClientsController,
+  ClientFederationController,
   ApisController,
   DocsConsoleController,
   EmailConsoleController,
@@ -83,6 +86,7 @@ const PRESENTERS = [
   ClientsPresenter,
   ClientCredentialsPresenter,
   ClientHandoversPresenter,
+  ClientFederationPresenter,
   ClientDetail,
   ApisPresenter,
   DocsPresenter,

@@ -16,8 +16,8 @@ export function Optional(): PropertyDecorator {
   return ValidateIf((_object: object, value: unknown) => value !== undefined);
 }
 
-export function SingleLine(): PropertyDecorator {
-  return Matches(SINGLE_LINE, { message: '$property must be one line without control characters' });
+export function SingleLine(options: { each?: boolean } = {}): PropertyDecorator {
+  return Matches(SINGLE_LINE, { ...options, message: '$property must be one line without control characters' });
 }
 
 /** A query-string integer: digits only ("1e2", "0x10", " 5" stay strings and fail validation). */

@@ -32,12 +32,14 @@ export class ProtectedApiResponse {
   @ApiProperty() displayName: string;
   @ApiProperty() builtIn: boolean;
   @ApiProperty({ enum: [1, 2] }) accessTokenVersion: number;
+  @ApiProperty({ enum: ['JWT', 'at+jwt'], description: 'The `typ` of its access tokens' }) accessTokenTyp: string;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ type: [ApiScopeResponse] }) scopes: ApiScopeResponse[];
 }
 
 export class ClientResponse {
   @ApiProperty({ format: 'uuid' }) clientId: string;
+  @ApiProperty({ format: 'uuid', description: 'The object id: `sub` and `oid` of the client’s tokens' }) objectId: string;
   @ApiProperty() displayName: string;
   @ApiProperty({ enum: ['awaiting_scopes', 'active', 'disabled'] }) state: string;
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) ownerUserId: string | null;
@@ -76,6 +78,8 @@ export class TenantResponse {
   @ApiProperty({ enum: ['RS256', 'ES256'] }) signingAlgorithm: string;
   @ApiProperty() accessTokenLifetimeSeconds: number;
   @ApiProperty() extAccessTokenLifetimeSeconds: number;
+  @ApiProperty({ enum: ['extended', 'entra'], description: 'entra: token requests may name only `{resource}/.default`, as Entra allows' })
+  scopeRequests: string;
 }
 
 export class AuditActorResponse {

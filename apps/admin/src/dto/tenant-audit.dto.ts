@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
-import { SIGNING_ALGORITHMS, type SigningAlgorithm } from '@gatehouse/tenants';
+import { SCOPE_REQUESTS, SIGNING_ALGORITHMS, type ScopeRequests, type SigningAlgorithm } from '@gatehouse/tenants';
 import { Optional, QueryIsoDate } from './decorators.js';
 import { TwoWayPageQueryDto } from './page.dto.js';
 
@@ -23,6 +23,14 @@ export class UpdateTenantDto {
   @Min(300)
   @Max(86400)
   extAccessTokenLifetimeSeconds?: number;
+
+  @ApiPropertyOptional({
+    enum: SCOPE_REQUESTS,
+    description: 'extended (default): `{resource}/.default` or narrower scopes; entra: only `.default`, refused otherwise as Entra refuses it (AADSTS1002012)',
+  })
+  @Optional()
+  @IsIn(SCOPE_REQUESTS)
+  scopeRequests?: ScopeRequests;
 }
 
 const ACTION = /^[a-z0-9._*-]+$/;

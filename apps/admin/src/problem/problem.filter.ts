@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { AccountError, AccountErrorCode } from '@gatehouse/accounts';
 import { ApiError, ApiErrorCode } from '@gatehouse/apis';
 import { InvalidCursorError } from '@gatehouse/database';
-import { ClientError, ClientErrorCode } from '@gatehouse/clients';
+import { ClientError, ClientErrorCode, FederatedCredentialError, FederatedCredentialErrorCode } from '@gatehouse/clients';
 import { isDatabaseUnavailable, isUnstorableText } from '@gatehouse/database';
 import { DocError, DocErrorCode } from '@gatehouse/docs';
 import { InvitationError, InvitationErrorCode } from '@gatehouse/invitations';
@@ -84,6 +84,20 @@ export function clientStatus(code: ClientErrorCode): number {
   }
 }
 
+export function federatedStatus(code: FederatedCredentialErrorCode): number {
+  switch (code) {
+    case FederatedCredentialErrorCode.NotFound:
+      return 404;
+    case FederatedCredentialErrorCode.NameTaken:
+    case FederatedCredentialErrorCode.TooMany:
+      return 409;
+    case FederatedCredentialErrorCode.Invalid:
+      return 400;
+    default:
+      return unmapped(code);
+  }
+}
+
 export function tenantStatus(code: TenantErrorCode): number {
   switch (code) {
     case TenantErrorCode.NotFound:
@@ -93,6 +107,7 @@ export function tenantStatus(code: TenantErrorCode): number {
     case TenantErrorCode.InvalidSlug:
     case TenantErrorCode.InvalidLifetime:
     case TenantErrorCode.InvalidAlgorithm:
+    case TenantErrorCode.InvalidScopeRequests:
       return 400;
     default:
       return unmapped(code);
@@ -202,6 +217,10 @@ export class ProblemFilter implements ExceptionFilter {
     if (error instanceof ClientError) {
       const errors = error.items.map((item) => ({ field: 'scopes', message: `unknown or not assignable: ${item}` }));
       return problem(clientStatus(error.code), error.code, error.message, errors.length ? { errors } : {});
+    }
+    if (error instanceof FederatedCredentialError) {
+      const errors = error.field ? [{ field: error.field, message: error.message }] : [];
+      return problem(federatedStatus(error.code), error.code, error.message, errors.length ? { errors } : {});
     }
     if (error instanceof HttpException) return this.httpProblem(error);
     return accessProblem(error) ?? eventProblem(error) ?? this.unexpected(error, req);

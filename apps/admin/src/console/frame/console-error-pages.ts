@@ -1,6 +1,6 @@
 import { AccountError, MfaError, MfaErrorCode } from '@gatehouse/accounts';
 import { ApiError } from '@gatehouse/apis';
-import { ClientError } from '@gatehouse/clients';
+import { ClientError, FederatedCredentialError } from '@gatehouse/clients';
 import { InvalidCursorError } from '@gatehouse/database';
 import { DocError } from '@gatehouse/docs';
 import { WebhookError } from '@gatehouse/events';
@@ -17,6 +17,7 @@ import {
   apiStatus,
   clientStatus,
   docStatus,
+  federatedStatus,
   invitationStatus,
   mailStatus,
   tenantStatus,
@@ -64,6 +65,7 @@ export function domainErrorStatus(error: unknown): number | null {
   if (error instanceof StaffError) return staffStatus(error.code);
   if (error instanceof ApiError) return apiStatus(error.code);
   if (error instanceof ClientError) return clientStatus(error.code);
+  if (error instanceof FederatedCredentialError) return federatedStatus(error.code);
   if (error instanceof DocError) return docStatus(error.code);
   if (error instanceof InvitationError) return invitationStatus(error.code);
   if (error instanceof MailError) return mailStatus(error.code);
