@@ -185,6 +185,13 @@ export interface HandoverMail {
   clientId: string;
   link: string;
   expiresAt: Date;
+  /** Whom to ask for a new link: the person responsible for the handover, when known. */
+  contact?: { name: string; email: string } | null;
+}
+
+/** "Carla Contact <carla@example.com>", or the tenant when no person is known. */
+export function contactOf(contact: { name: string; email: string } | null | undefined, tenantName: string): string {
+  return contact ? `${contact.name} <${contact.email}>` : `your contact at ${tenantName}`;
 }
 
 /** To the recipient of a handover: the one-time link that reveals a new client secret. */
@@ -198,7 +205,7 @@ export function handoverEmail(input: HandoverMail): RenderedEmail {
     facts: [['Client id', input.clientId]],
     link: { href: input.link, label: 'Reveal the credentials' },
     after:
-      'Nothing secret exists until you press Reveal, so this mail itself holds no secret. If the link has expired, ask your contact person for a new one.',
+      `Nothing secret exists until you press Reveal, so this mail itself holds no secret. If the link has expired, ask ${contactOf(input.contact, input.tenantName)} for a new one.`,
   });
 }
 
