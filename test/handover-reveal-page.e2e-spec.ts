@@ -18,29 +18,32 @@ interface SoftBreak {
   indented: boolean;
 }
 
-/** Runs in the page: every soft line break of an element's text, found from where each character is drawn. */
-function softBreaksOf(element: Element): SoftBreak[] {
+/**
+ * Runs in the page (a string: the tests compile without the DOM's types): every soft line break of
+ * an element's text, found from where each character is drawn.
+ */
+const SOFT_BREAKS = `(element) => {
   const text = element.textContent ?? '';
-  const chars: Array<{ node: Text; offset: number }> = [];
+  const chars = [];
   const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    for (let i = 0; i < (node as Text).length; i++) chars.push({ node: node as Text, offset: i });
+    for (let i = 0; i < node.length; i++) chars.push({ node, offset: i });
   }
-  const rect = (i: number) => {
+  const rect = (i) => {
     const range = document.createRange();
-    range.setStart(chars[i]!.node, chars[i]!.offset);
-    range.setEnd(chars[i]!.node, chars[i]!.offset + 1);
+    range.setStart(chars[i].node, chars[i].offset);
+    range.setEnd(chars[i].node, chars[i].offset + 1);
     return range.getBoundingClientRect();
   };
-  const breaks: SoftBreak[] = [];
+  const breaks = [];
   let lineStart = 0;
   for (let i = 1; i < text.length; i++) {
-    if (text[i - 1] === '\n') lineStart = i;
-    if (text[i] === '\n' || text[i - 1] === '\n') continue;
+    if (text[i - 1] === '\\n') lineStart = i;
+    if (text[i] === '\\n' || text[i - 1] === '\\n') continue;
     if (rect(i).top > rect(i - 1).top + 2) breaks.push({ text, at: i, indented: rect(i).left > rect(lineStart).left + 2 });
   }
   return breaks;
-}
+}`;
 
 /** The partner's reveal page in Chromium: copy buttons that copy whole values, and nothing wider than a phone. */
 describe('handover reveal page', () => {
@@ -122,7 +125,7 @@ describe('handover reveal page', () => {
     const box = await page.locator('#client-secret').boundingBox();
     expect(box!.x + box!.width).toBeLessThanOrEqual(NARROW.width);
     const secret = (await page.locator('#client-secret').textContent())!;
-    const breaks = await page.locator('pre.snippet code').first().evaluate(softBreaksOf);
+    const breaks = (await page.locator('pre.snippet code').first().evaluate(SOFT_BREAKS)) as SoftBreak[];
     expect(breaks.length).toBeGreaterThan(3); // a phone does wrap the command
     const inSecret = (b: SoftBreak) => b.at > b.text.indexOf(secret) && b.at < b.text.indexOf(secret) + secret.length;
     const misplaced = breaks.filter((b) => !inSecret(b) && !/[/=,?& -]/.test(b.text[b.at - 1]!));

@@ -37,8 +37,8 @@ export function handoverRefusal(code: HandoverErrorCode, sender?: HandoverSender
   switch (code) {
     case HandoverErrorCode.AlreadyRevealed:
       return gone(
-        html`These credentials were revealed${sender?.revealedAt ? ` on ${utc(sender.revealedAt)}` : ''} and are not
-          shown again. If you did not see them yourself, ask ${ask} at once to revoke them and send new ones.`,
+        html`These credentials were revealed${sender?.revealedAt ? ` on ${utc(sender.revealedAt)}` : ''} and are not shown
+          again. If you did not see them yourself, ask ${ask} at once to revoke them and send new ones.`,
       );
     case HandoverErrorCode.Expired:
       return gone(html`This link has expired; no secret was created. Please ask ${ask} for a new one.`);
