@@ -110,7 +110,7 @@ export class InvitationController {
 }
 
 function factsOf(invitation: InvitationLookup) {
-  return { contactEmail: invitation.contactEmail, newerLinkSentAt: invitation.linkSentAt };
+  return { contactEmail: invitation.contactEmail, contactName: invitation.contactName, newerLinkSentAt: invitation.linkSentAt };
 }
 
 const STATUS_CODES: Record<Exclude<InvitationLookup['status'], 'pending'>, InvitationErrorCode> = {

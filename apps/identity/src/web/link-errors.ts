@@ -12,6 +12,7 @@ export const gone = (detail: SafeHtml) => new WebPageError(410, 'This link no lo
 /** What a refusal page can say about the link: whom to ask, and when a newer link replaced it. */
 export interface LinkFacts {
   contactEmail?: string;
+  contactName?: string;
   newerLinkSentAt?: Date;
 }
 
@@ -20,7 +21,7 @@ export interface LinkFacts {
  * exhaustive). Shown to every visitor, signed in or not: it names no documentation section.
  */
 export function invitationRefusal(code: InvitationErrorCode, facts: LinkFacts = {}): WebPageError {
-  const ask = askContact(facts.contactEmail);
+  const ask = askContact(facts.contactEmail, facts.contactName);
   switch (code) {
     case InvitationErrorCode.Expired:
       return gone(html`This invitation has expired. ${ask}`);
