@@ -141,6 +141,14 @@ export class UserService {
     return toUserView(await this.require(tenantId, id));
   }
 
+  /**
+   * Who among these users is invited and has not set a password yet, with the end of their newest
+   * link (past: the invitation expired unused).
+   */
+  invitedUntil(tenantId: string, userIds: string[]): Promise<Map<string, Date>> {
+    return this.users.invitedUntil(tenantId, userIds);
+  }
+
   /** The user behind an admin token, or `null`: read on every request so changes act at once. */
   findById(tenantId: string, id: string): Promise<User | null> {
     return this.users.findById(tenantId, id);
@@ -151,9 +159,10 @@ export class UserService {
     return this.users.findByUsername(tenantId, username, em);
   }
 
-  async update(tenantId: string, actor: Actor, id: string, input: UpdateUserInput): Promise<UserView> {
+  /** `em`: inside the caller's transaction (a staff invitation revoked takes the roles away with the link). */
+  async update(tenantId: string, actor: Actor, id: string, input: UpdateUserInput, tx?: EntityManager): Promise<UserView> {
     const roles = input.roles === undefined ? undefined : this.checkRoles(actor, input.roles);
-    return this.dataSource.transaction(async (em) => {
+    return this.transaction(tx, async (em) => {
       if (roles !== undefined) await this.users.lockAdministrators(em, tenantId);
       const user = await this.requireManageable(tenantId, actor, id, em);
       if (roles !== undefined && !roles.includes('Administrator')) await this.keepAnAdministrator(em, user);

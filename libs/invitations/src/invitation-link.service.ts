@@ -97,7 +97,7 @@ export class InvitationLinkService {
       if (passwordWindowEnd(invitation).getTime() <= Date.now()) {
         throw new InvitationError(InvitationErrorCode.PasswordWindowClosed, 'This link can no longer set a password.');
       }
-      await this.accounts.setChosenPassword(em, tenantId, user.id, passwordHash, 'invitation', sourceAddress);
+      await this.accounts.setChosenPassword(em, tenantId, user.id, passwordHash, 'invitation', sourceAddress, true);
       return { userId: user.id };
     });
   }

@@ -10,6 +10,7 @@ import { TokensModule } from '@gatehouse/tokens';
 import { BootstrapService } from './bootstrap.service.js';
 import { ProvisioningRepository } from './provisioning.repository.js';
 import { StaffAccessService } from './staff-access.service.js';
+import { StaffInvitationService } from './staff-invitation.service.js';
 import { TenantSettingsService } from './tenant-settings.service.js';
 
 /**
@@ -18,7 +19,7 @@ import { TenantSettingsService } from './tenant-settings.service.js';
  */
 @Module({
   imports: [TenantsModule, ApisModule, AccountsModule, ClientsModule, TokensModule, AuditModule, MailModule, SessionsModule],
-  providers: [ProvisioningRepository, BootstrapService, StaffAccessService, TenantSettingsService],
-  exports: [BootstrapService, StaffAccessService, TenantSettingsService],
+  providers: [ProvisioningRepository, BootstrapService, StaffAccessService, StaffInvitationService, TenantSettingsService],
+  exports: [BootstrapService, StaffAccessService, StaffInvitationService, TenantSettingsService],
 })
 export class ProvisioningModule {}

@@ -39,6 +39,11 @@ export interface StaffMemberView {
   /** When the authenticator app was set up; `null`: not yet (they enrol at their next sign-in). */
   authenticatorSince: Date | null;
   recoveryCodesLeft: number;
+  /**
+   * Invited and never signed in with a password of their own: when their newest link stops working
+   * (in the past: the invitation expired unused); `null` once they set up their access.
+   */
+  invitedUntil: Date | null;
 }
 
 /** At most this many staff are listed (a tenant has a handful). */
@@ -198,11 +203,11 @@ export class StaffAccessService {
   }
 
   private requireAdministrator(actor: Actor): void {
-    if (!mayAssignRoles(actor))
-      throw new AccountError(AccountErrorCode.RolesRequireAdministrator, 'Only an Administrator manages staff.');
+    requireStaffAdministrator(actor);
   }
 
   private async withFactors(tenantId: string, users: User[]): Promise<StaffMemberView[]> {
+    const invited = await this.users.invitedUntil(tenantId, users.map((u) => u.id));
     const factors = new Map(
       (
         await this.factors.summaries(
@@ -221,6 +226,7 @@ export class StaffAccessService {
       lockedUntil: user.lockedUntil && user.lockedUntil.getTime() > Date.now() ? user.lockedUntil : null,
       authenticatorSince: factors.get(user.id)?.totpConfirmedAt ?? null,
       recoveryCodesLeft: factors.get(user.id)?.recoveryCodesLeft ?? 0,
+      invitedUntil: invited.get(user.id) ?? null,
     }));
   }
 
@@ -235,22 +241,25 @@ export class StaffAccessService {
       throw new StaffError(StaffErrorCode.UserDisabled, `${user.username} is disabled; enable the account first.`);
   }
 
-  private async mail(
-    em: EntityManager,
-    tenant: Tenant,
-    user: Pick<User, 'email' | 'displayName' | 'username'>,
-    role: Role,
-    link: string,
-    expiresAt: Date,
-  ) {
-    const mail = staffInvitationEmail({
-      displayName: user.displayName,
-      username: user.username,
-      role,
-      organisation: tenant.displayName,
-      link,
-      expiresAt,
-    });
-    await this.outbox.enqueue(em, { tenantId: tenant.id, to: user.email, mail });
+  private mail(em: EntityManager, tenant: Tenant, user: Pick<User, 'email' | 'displayName' | 'username'>, role: Role, link: string, expiresAt: Date) {
+    return mailStaffLink(this.outbox, em, tenant, user, role, { link, expiresAt });
   }
+}
+
+/** Only an Administrator invites staff, resends or revokes their invitations, resets their second factor. */
+export function requireStaffAdministrator(actor: Actor): void {
+  if (!mayAssignRoles(actor)) throw new AccountError(AccountErrorCode.RolesRequireAdministrator, 'Only an Administrator manages staff.');
+}
+
+/** Queues the mail with a staff member's console link, in the caller's transaction. */
+export async function mailStaffLink(
+  outbox: MailOutbox,
+  em: EntityManager,
+  tenant: Tenant,
+  user: Pick<User, 'email' | 'displayName' | 'username'>,
+  role: string,
+  sent: { link: string; expiresAt: Date },
+): Promise<void> {
+  const mail = staffInvitationEmail({ displayName: user.displayName, username: user.username, role, organisation: tenant.displayName, ...sent });
+  await outbox.enqueue(em, { tenantId: tenant.id, to: user.email, mail });
 }
