@@ -21,9 +21,9 @@ export interface CreateHandoverInput {
   expiresInHours?: number;
 }
 
-/** A handover that delivers an approved access request (it went out by itself). */
+/** A handover that delivers an approved access request (it went out by itself, or was sent again). */
 export interface HandoverOrigin {
-  accessRequestId: string;
+  accessRequestId: string | null;
   /** Told if it expires unrevealed: the approver. */
   responsibleUserId: string | null;
 }
@@ -147,6 +147,27 @@ export class HandoverService {
       const saved = await this.handovers.save(em, handover);
       await this.record(em, actor, 'client.handover.revoked', saved, client, { was: status, keyId: saved.secretKeyId });
       return toHandoverView(saved, clientId);
+    });
+  }
+
+  /**
+   * A new handover to the same recipient, for one that expired without being revealed (no secret
+   * was ever created); the person who resends it is told if this one expires too. Audited as
+   * created, and as a resend of the old one.
+   */
+  resend(tenantId: string, actor: Actor, id: string, input: { expiresInHours?: number } = {}): Promise<HandoverView> {
+    return this.dataSource.transaction(async (em) => {
+      const expired = await this.handovers.findById(tenantId, id, em, true);
+      if (!expired) throw notFound();
+      const status = effectiveHandoverStatus(expired);
+      if (status !== 'expired') {
+        throw new HandoverError(HandoverErrorCode.NotResendable, `The handover is ${status}; only an expired one is sent again.`);
+      }
+      const origin = { accessRequestId: expired.accessRequestId, responsibleUserId: actor.userId ?? expired.responsibleUserId };
+      const recipient = { recipientEmail: expired.recipientEmail, expiresInHours: input.expiresInHours };
+      const sent = await this.create(tenantId, actor, expired.apiClient!.clientId, recipient, origin, em);
+      await this.record(em, actor, 'client.handover.resent', expired, expired.apiClient!, { newHandoverId: sent.id, recipientEmail: sent.recipientEmail });
+      return sent;
     });
   }
 

@@ -5,7 +5,7 @@ import { AdminController, ApiProblems } from '../auth/admin-controller.js';
 import { type AdminPrincipal, Principal } from '../auth/principal.js';
 import { RequirePermission } from '../auth/require-permission.js';
 import { HandoverResponse } from '../dto/access-request-responses.dto.js';
-import { CreateHandoverDto } from '../dto/access-requests.dto.js';
+import { CreateHandoverDto, ResendHandoverDto } from '../dto/access-requests.dto.js';
 
 @AdminController('clients', 'handovers')
 export class ClientHandoversController {
@@ -54,5 +54,17 @@ export class HandoversController {
   @ApiOkResponse({ type: HandoverResponse })
   revoke(@Principal() principal: AdminPrincipal, @Param('id') id: string): Promise<HandoverView> {
     return this.handovers.revoke(principal.tenantId, principal, id);
+  }
+
+  @Post(':id/resend')
+  @RequirePermission('Secrets.Manage')
+  @ApiProblems(409)
+  @ApiOperation({
+    summary: 'Send an expired handover again: a new one-time link to the same recipient (no secret was ever created by the old one)',
+  })
+  @ApiBody({ type: ResendHandoverDto, required: false })
+  @ApiCreatedResponse({ type: HandoverResponse })
+  resend(@Principal() principal: AdminPrincipal, @Param('id') id: string, @Body() body: ResendHandoverDto): Promise<HandoverView> {
+    return this.handovers.resend(principal.tenantId, principal, id, body);
   }
 }

@@ -177,3 +177,13 @@ export class CreateHandoverDto {
   @Max(168)
   expiresInHours?: number;
 }
+
+/** Sending an expired handover again: to the same recipient; only its lifetime may be chosen. */
+export class ResendHandoverDto {
+  @ApiPropertyOptional({ minimum: 1, maximum: 168, default: 72 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(168)
+  expiresInHours?: number;
+}

@@ -110,7 +110,7 @@ export class ClientDetail {
     const body: SafeHtml = html`${clientSummary({ client, tenantName: who.tenant.displayName, tenantId: who.tenantId, tokenEndpoint: this.tokenEndpoint(who), ownerName, canAssign: can.assignScopes })}
     ${scopesSection({ base, csrf: who.csrfToken, client, apis, granted: state.scopes ?? client.scopes, can, error: state.scopesError })}
     ${credentialsSection({ base, client, secrets, certificates, can })}
-    ${handoversSection({ base, clientId, handovers, can })}
+    ${handoversSection({ base, clientId, csrf: who.csrfToken, handovers, can })}
     ${historySection({ events: history?.events ?? null, names: history?.names ?? new Map(), auditLink: `${base}/audit?target=${clientId}` })}
     ${stateSection({ base, csrf: who.csrfToken, client, can })}`;
     return {
