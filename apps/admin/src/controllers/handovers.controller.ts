@@ -62,7 +62,11 @@ export class HandoversController {
   @ApiOperation({
     summary: 'Send an expired handover again: a new one-time link to the same recipient (no secret was ever created by the old one)',
   })
-  @ApiBody({ type: ResendHandoverDto, required: false })
+  @ApiBody({
+    type: ResendHandoverDto,
+    required: false,
+    examples: { example: { summary: 'A day to reveal it', value: { expiresInHours: 24 } } },
+  })
   @ApiCreatedResponse({ type: HandoverResponse })
   resend(@Principal() principal: AdminPrincipal, @Param('id') id: string, @Body() body: ResendHandoverDto): Promise<HandoverView> {
     return this.handovers.resend(principal.tenantId, principal, id, body);
