@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -179,11 +179,4 @@ export class CreateHandoverDto {
 }
 
 /** Sending an expired handover again: to the same recipient; only its lifetime may be chosen. */
-export class ResendHandoverDto {
-  @ApiPropertyOptional({ minimum: 1, maximum: 168, default: 72 })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(168)
-  expiresInHours?: number;
-}
+export class ResendHandoverDto extends PickType(CreateHandoverDto, ['expiresInHours'] as const) {}
