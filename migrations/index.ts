@@ -20,6 +20,7 @@ import { AwaitingClientsByKeysetOnly1795470000000 } from './1795470000000-Awaiti
 import { TimeOrderedInvitationIds1795490000000 } from './1795490000000-TimeOrderedInvitationIds.js';
 import { InvitationExpiryByPosition1795480000000 } from './1795480000000-InvitationExpiryByPosition.js';
 import { AuditEventsWithoutTenantKey1795500000000 } from './1795500000000-AuditEventsWithoutTenantKey.js';
+import { WebhooksAndAuditStreaming1795842668452 } from './1795842668452-WebhooksAndAuditStreaming.js';
 import { PasswordResetAndExpiredHandovers1795845292771 } from './1795845292771-PasswordResetAndExpiredHandovers.js';
 
 /** Every migration, in order. Listed explicitly: a glob would load some files twice. */
@@ -46,5 +47,6 @@ export const MIGRATIONS = [
   InvitationExpiryByPosition1795480000000,
   TimeOrderedInvitationIds1795490000000,
   AuditEventsWithoutTenantKey1795500000000,
+  WebhooksAndAuditStreaming1795842668452,
   PasswordResetAndExpiredHandovers1795845292771,
 ];

@@ -30,9 +30,10 @@ const MAX_MERGED_ACTIONS = 32;
 export class AuditRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async insert(em: EntityManager, event: Partial<AuditEvent>): Promise<void> {
+  /** Writes one event; returns its id (made by the database). */
+  async insert(em: EntityManager, event: Partial<AuditEvent>): Promise<string> {
     const repository = em.getRepository(AuditEvent);
-    await repository.save(repository.create(event));
+    return (await repository.save(repository.create(event))).id;
   }
 
   /**

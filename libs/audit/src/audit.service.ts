@@ -52,7 +52,12 @@ export class AuditService {
 
   /** Records a change inside the transaction (`em`) that makes it; secrets are redacted first. */
   async record(em: EntityManager, record: AuditRecord): Promise<void> {
-    await this.events.insert(em, {
+    await this.recordEvent(em, record);
+  }
+
+  /** {@link record}, answering the event's id (a test webhook delivery sends that very event). */
+  recordEvent(em: EntityManager, record: AuditRecord): Promise<string> {
+    return this.events.insert(em, {
       tenantId: record.tenantId,
       actorType: record.actor.type,
       actorId: record.actor.userId ?? record.actor.clientId,
@@ -72,7 +77,7 @@ export class AuditService {
    */
   async list(tenantId: string, filter: AuditFilter): Promise<AuditPage> {
     const query = { tenantId, actor: filter.actor, action: filter.action, target: filter.target, since: filter.since, until: filter.until };
-    return twoWayPage(filter, (range) => this.events.find({ ...query, ...range }), position, view);
+    return twoWayPage(filter, (range) => this.events.find({ ...query, ...range }), position, auditEventView);
   }
 
   /** The filtered log for an export, newest first, page by page, at most {@link AUDIT_EXPORT_LIMIT} events. */
@@ -97,7 +102,8 @@ function position(row: AuditEvent) {
   return { at: row.occurredAt, id: row.id };
 }
 
-function view(row: AuditEvent): AuditEventView {
+/** An audit row as the API shows it (the REST log, webhook bodies, the SIEM stream). */
+export function auditEventView(row: AuditEvent): AuditEventView {
   return {
     id: row.id,
     occurredAt: row.occurredAt.toISOString(),

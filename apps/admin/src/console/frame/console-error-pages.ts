@@ -3,6 +3,7 @@ import { ApiError } from '@gatehouse/apis';
 import { ClientError } from '@gatehouse/clients';
 import { InvalidCursorError } from '@gatehouse/database';
 import { DocError } from '@gatehouse/docs';
+import { WebhookError } from '@gatehouse/events';
 import { HandoverError } from '@gatehouse/handovers';
 import { InvitationError } from '@gatehouse/invitations';
 import { MailError } from '@gatehouse/mail';
@@ -10,6 +11,7 @@ import { StaffError, StaffErrorCode } from '@gatehouse/provisioning';
 import { AccessRequestError } from '@gatehouse/requests';
 import { TenantError } from '@gatehouse/tenants';
 import { accessRequestStatus, handoverStatus } from '../../problem/access-problems.js';
+import { webhookStatus } from '../../problem/event-problems.js';
 import {
   accountStatus,
   apiStatus,
@@ -69,6 +71,7 @@ export function domainErrorStatus(error: unknown): number | null {
   if (error instanceof TenantError) return tenantStatus(error.code);
   if (error instanceof AccessRequestError) return accessRequestStatus(error.code);
   if (error instanceof HandoverError) return handoverStatus(error.code);
+  if (error instanceof WebhookError) return webhookStatus(error.code);
   if (error instanceof InvalidCursorError) return 400;
   return null;
 }
