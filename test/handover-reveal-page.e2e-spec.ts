@@ -19,31 +19,34 @@ interface SoftBreak {
 }
 
 /**
- * Runs in the page (a string: the tests compile without the DOM's types): every soft line break of
- * an element's text, found from where each character is drawn.
+ * Runs in the page: every soft line break of an element's text, found from where each character is
+ * drawn. (The tests compile without the DOM's types, hence `any`.)
  */
-const SOFT_BREAKS = `(element) => {
-  const text = element.textContent ?? '';
-  const chars = [];
-  const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+/* eslint-disable @typescript-eslint/no-explicit-any */
+function softBreaksOf(element: any): SoftBreak[] {
+  const doc = (globalThis as any).document;
+  const text: string = element.textContent ?? '';
+  const chars: Array<{ node: any; offset: number }> = [];
+  const walker = doc.createTreeWalker(element, (globalThis as any).NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     for (let i = 0; i < node.length; i++) chars.push({ node, offset: i });
   }
-  const rect = (i) => {
-    const range = document.createRange();
-    range.setStart(chars[i].node, chars[i].offset);
-    range.setEnd(chars[i].node, chars[i].offset + 1);
-    return range.getBoundingClientRect();
+  const rect = (i: number) => {
+    const range = doc.createRange();
+    range.setStart(chars[i]!.node, chars[i]!.offset);
+    range.setEnd(chars[i]!.node, chars[i]!.offset + 1);
+    return range.getBoundingClientRect() as { top: number; left: number };
   };
-  const breaks = [];
+  const breaks: SoftBreak[] = [];
   let lineStart = 0;
   for (let i = 1; i < text.length; i++) {
-    if (text[i - 1] === '\\n') lineStart = i;
-    if (text[i] === '\\n' || text[i - 1] === '\\n') continue;
+    if (text[i - 1] === '\n') lineStart = i;
+    if (text[i] === '\n' || text[i - 1] === '\n') continue;
     if (rect(i).top > rect(i - 1).top + 2) breaks.push({ text, at: i, indented: rect(i).left > rect(lineStart).left + 2 });
   }
   return breaks;
-}`;
+}
+/* eslint-enable @typescript-eslint/no-explicit-any */
 
 /** The partner's reveal page in Chromium: copy buttons that copy whole values, and nothing wider than a phone. */
 describe('handover reveal page', () => {
@@ -125,7 +128,7 @@ describe('handover reveal page', () => {
     const box = await page.locator('#client-secret').boundingBox();
     expect(box!.x + box!.width).toBeLessThanOrEqual(NARROW.width);
     const secret = (await page.locator('#client-secret').textContent())!;
-    const breaks = (await page.locator('pre.snippet code').first().evaluate(SOFT_BREAKS)) as SoftBreak[];
+    const breaks = await page.locator('pre.snippet code').first().evaluate(softBreaksOf);
     expect(breaks.length).toBeGreaterThan(3); // a phone does wrap the command
     const inSecret = (b: SoftBreak) => b.at > b.text.indexOf(secret) && b.at < b.text.indexOf(secret) + secret.length;
     const misplaced = breaks.filter((b) => !inSecret(b) && !/[/=,?& -]/.test(b.text[b.at - 1]!));
