@@ -13,7 +13,7 @@ import { LINK_HEADERS, isAccountError, resetLinkRefusal } from './link-errors.js
 import { passwordFieldErrors } from './pages/auth.pages.js';
 import { passwordResetDonePage, resetPasswordPage, resetRequestPage, resetRequestedPage } from './pages/password-reset.pages.js';
 import { WebRedirect, sendPage, viewerOf } from './web-response.js';
-import { type WebContext, WebSession, field } from './web-session.js';
+import { type WebContext, WebSession, chosenPassword, field } from './web-session.js';
 import { WebErrorFilter } from './web.filter.js';
 
 const TITLE = 'Forgot your password?';
@@ -80,8 +80,7 @@ export class PasswordResetController {
     this.web.checkAnonymousForm(req);
     const context = await this.web.load(req);
     const link = await this.usable(context, token);
-    const password = field(req, 'newPassword');
-    const verdict = this.logins.checkNew(password, field(req, 'confirmPassword'), { tenantSlug: context.tenant.slug, username: link.username });
+    const { password, verdict } = chosenPassword(req, this.logins, context, link.username);
     if (!verdict.ok) {
       const body = resetPasswordPage({ csrf: this.web.anonymousToken(req, res), action: req.path, ...link, errors: passwordFieldErrors(verdict) });
       return sendPage(res, 400, { title: 'Choose a new password', body, viewer: viewerOf(context), path: req.path }, LINK_HEADERS);
