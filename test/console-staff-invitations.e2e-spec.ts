@@ -57,6 +57,10 @@ describe('console: staff invitations', () => {
     expect(await statusOn('/console/staff', 'nina@acme.example')).toEqual(['Contact person', 'not set up yet', 'invited']);
     await checkPage(page, shots, 'staff-list');
     expect(await statusOn('/console/users', 'nina@acme.example')).toEqual(['invited', 'Contact person']);
+    await checkPage(page, shots, 'users-list');
+    await page.getByRole('link', { name: 'nina', exact: true }).click();
+    await expect(page.locator('main').textContent()).resolves.toContain('Has not set a password yet; the link mailed to them works until');
+    await checkPage(page, shots, 'user-invited');
     await page.goto(`${app.origin}/console/staff`);
     await page.getByRole('link', { name: 'nina', exact: true }).click();
     await expect(page.locator('#invitation-heading + p').textContent()).resolves.toMatch(/has not set up their access yet.*stops working in 3 days/s);
