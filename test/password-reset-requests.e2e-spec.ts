@@ -144,6 +144,13 @@ describe('password reset requests', () => {
     expect((await agent.get('/console/users')).status).toBe(303); // the password alone opens nothing
   });
 
+  it('staff invited to the console who never set a password get no link: their invitation is the way in', async () => {
+    await staff.staff(apps.tenant.tenantId, ['Auditor'], { username: 'ivy', enrol: false });
+    await apps.dataSource.query(`UPDATE users SET password_hash = NULL WHERE username = 'ivy'`);
+    expect((await ask('ivy', '192.0.2.50')).res.status).toBe(303);
+    expect(await process()).toBe(0);
+  });
+
   it('a disabled account cannot use a link it was sent before', async () => {
     const [quinn] = await apps.dataSource.query(`SELECT id FROM users WHERE username = 'quinn'`);
     const [, , newest] = resetMailsTo('quinn@example.com');

@@ -39,6 +39,10 @@ export function resetRequestedPage(): SafeHtml {
       Check your spam folder, then try the other of username and email address. If you have no account yet,
       <a href="/request-access">request access</a>.
     </p>
+    <p>
+      Invited to the console and never signed in there? Your way in is the invitation's link; if it expired, ask an
+      Administrator to send it again.
+    </p>
     <p><a href="/login">Back to log in</a></p>`;
 }
 
