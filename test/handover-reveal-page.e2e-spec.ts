@@ -137,7 +137,8 @@ describe('handover reveal page', () => {
     await page.setViewportSize(WIDE);
   });
 
-  it('keeps the final pictures of the reveal page in docs/', () => {
+  // UPDATE_DOCS_SCREENSHOTS=1: the pictures in docs/ are replaced by this run's (else every run would change them).
+  it.runIf(process.env.UPDATE_DOCS_SCREENSHOTS)('keeps the final pictures of the reveal page in docs/', () => {
     const dir = join(import.meta.dirname, '..', 'test-artifacts', 'handover-reveal-page');
     for (const file of readdirSync(dir).filter((name) => name.includes('revealed'))) {
       copyFileSync(join(dir, file), join(import.meta.dirname, '..', 'docs', `handover-${file.replace(/^\d+-/, '')}`));
