@@ -20,7 +20,9 @@ import { AwaitingClientsByKeysetOnly1795470000000 } from './1795470000000-Awaiti
 import { TimeOrderedInvitationIds1795490000000 } from './1795490000000-TimeOrderedInvitationIds.js';
 import { InvitationExpiryByPosition1795480000000 } from './1795480000000-InvitationExpiryByPosition.js';
 import { AuditEventsWithoutTenantKey1795500000000 } from './1795500000000-AuditEventsWithoutTenantKey.js';
+import { ClientCreators1795842284709 } from './1795842284709-ClientCreators.js';
 import { WebhooksAndAuditStreaming1795842668452 } from './1795842668452-WebhooksAndAuditStreaming.js';
+import { SecondFactorLockout1795843632703 } from './1795843632703-SecondFactorLockout.js';
 import { PasswordResetAndExpiredHandovers1795845292771 } from './1795845292771-PasswordResetAndExpiredHandovers.js';
 
 /** Every migration, in order. Listed explicitly: a glob would load some files twice. */
@@ -47,6 +49,8 @@ export const MIGRATIONS = [
   InvitationExpiryByPosition1795480000000,
   TimeOrderedInvitationIds1795490000000,
   AuditEventsWithoutTenantKey1795500000000,
+  ClientCreators1795842284709,
   WebhooksAndAuditStreaming1795842668452,
+  SecondFactorLockout1795843632703,
   PasswordResetAndExpiredHandovers1795845292771,
 ];

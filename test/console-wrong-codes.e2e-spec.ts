@@ -17,7 +17,7 @@ describe('console: wrong codes', () => {
   /** A wrong code typed after the password step; the page's text. */
   async function wrongCode(): Promise<string> {
     const agent = request.agent(app.admin.getHttpServer());
-    await app.db.query(`UPDATE users SET locked_until = NULL WHERE id = $1`, [sam.id]); // skip the pause, not the count
+    await app.db.query(`UPDATE users SET second_factor_locked_until = NULL WHERE id = $1`, [sam.id]); // skip the pause, not the count
     expect((await app.staff.passwordStep(agent, sam)).status).toBe(303);
     const form = await agent.get('/console/login/code');
     const answer = await agent.post('/console/login/code').set('Origin', app.origin).type('form').send({ _csrf: csrfOf(form.text), code: '000000', returnTo: '/console' });

@@ -129,8 +129,12 @@ describe('password reset requests', () => {
     await apps.deliver();
     const mail = apps.sink.messages.slice(seen).find((m) => m.envelopeTo.includes('sam@example.com'))!;
     const { page, post } = await apps.visit(new URL(apps.linkIn(mail, 'password-reset')).pathname, '192.0.2.40');
-    expect(page.text).toMatch(/you still sign in there with\s+your second factor/);
-    const done = await post({ username: 'sam', newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD });
+    expect(page.text).toMatch(/the change needs your second factor too/);
+    const typed = { username: 'sam', newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD };
+    const withoutCode = await post({ ...typed, code: '000000' }); // the password alone never changes it
+    expect([withoutCode.status, withoutCode.text]).toEqual([401, expect.stringContaining('That code did not work')]);
+    expect((await console_.get('/console')).status).toBe(200); // nothing changed: the session lives on
+    const done = await post({ ...typed, code: await staff.secondFactor(sam) });
     expect(done.status).toBe(200);
     expect((await console_.get('/console')).status).toBe(303); // the console session ended
     const [factor] = await apps.dataSource.query(`SELECT confirmed_at FROM totp_factors WHERE user_id = $1`, [sam.id]);

@@ -65,7 +65,7 @@ export class UserRepository {
   }
 
   /**
-   * The people among `userIds` who never had a password and were sent a link that sets one (an
+   * The people among `userIds` who have no password and were sent a link that sets one (an
    * activation, console or reset link not used yet, or a pending invitation's password window):
    * when the latest of those links stops working. Everyone else is absent from the map.
    */
@@ -80,7 +80,7 @@ export class UserRepository {
           WHERE tenant_id = $1 AND user_id = ANY($2::uuid[]) AND status = 'pending')
        SELECT u.id, max(l.expires_at) AS until
          FROM users u JOIN links l ON l.user_id = u.id
-        WHERE u.tenant_id = $1 AND u.id = ANY($2::uuid[]) AND u.password_hash IS NULL AND u.password_changed_at IS NULL
+        WHERE u.tenant_id = $1 AND u.id = ANY($2::uuid[]) AND u.password_hash IS NULL
         GROUP BY u.id`,
       [tenantId, userIds],
     );
@@ -125,7 +125,7 @@ export class UserRepository {
     }
     if (query.username) qb.andWhere('u.username_normalized = :username', { username: query.username.toLowerCase() });
     if (query.email) qb.andWhere('lower(u.email) = lower(:email)', { email: query.email });
-    if (query.status === 'locked') qb.andWhere(`u.status = 'active' AND u.locked_until > now()`);
+    if (query.status === 'locked') qb.andWhere(`u.status = 'active' AND (u.locked_until > now() OR u.second_factor_locked_until > now())`);
     else if (query.status) qb.andWhere('u.status = :status', { status: query.status });
     if (query.role) qb.andWhere(':role = ANY(u.roles)', { role: query.role });
     if (query.invitationsExpiring) {

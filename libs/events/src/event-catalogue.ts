@@ -55,6 +55,7 @@ export const KNOWN_EVENTS = [
   'invitation.revoked',
   'tenant.settings.updated',
   'user.created',
+  'user.credentials.reset',
   'user.disabled',
   'user.enabled',
   'user.login.failed',

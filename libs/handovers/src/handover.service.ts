@@ -151,24 +151,28 @@ export class HandoverService {
   }
 
   /**
-   * A new handover to the same recipient, for one that expired without being revealed (no secret
-   * was ever created); the person who resends it is told if this one expires too. Audited as
-   * created, and as a resend of the old one.
+   * Inside the caller's transaction: revokes every usable pending handover addressed to this
+   * person or made for these clients (their owner was given a first role: SECURITY 55). Audited.
    */
-  resend(tenantId: string, actor: Actor, id: string, input: { expiresInHours?: number } = {}): Promise<HandoverView> {
-    return this.dataSource.transaction(async (em) => {
-      const expired = await this.handovers.findById(tenantId, id, em, true);
-      if (!expired) throw notFound();
-      const status = effectiveHandoverStatus(expired);
-      if (status !== 'expired') {
-        throw new HandoverError(HandoverErrorCode.NotResendable, `The handover is ${status}; only an expired one is sent again.`);
-      }
-      const origin = { accessRequestId: expired.accessRequestId, responsibleUserId: actor.userId ?? expired.responsibleUserId };
-      const recipient = { recipientEmail: expired.recipientEmail, expiresInHours: input.expiresInHours };
-      const sent = await this.create(tenantId, actor, expired.apiClient!.clientId, recipient, origin, em);
-      await this.record(em, actor, 'client.handover.resent', expired, expired.apiClient!, { newHandoverId: sent.id, recipientEmail: sent.recipientEmail });
-      return sent;
-    });
+  async revokePendingFor(
+    em: EntityManager,
+    tenantId: string,
+    actor: Actor,
+    target: { recipientEmail: string; apiClientIds: string[] },
+    reason: string,
+  ): Promise<Array<{ id: string; apiClientId: string }>> {
+    const revoked = await this.handovers.revokePending(em, tenantId, target.recipientEmail, target.apiClientIds);
+    for (const handover of revoked) {
+      await this.audit.record(em, {
+        tenantId,
+        actor,
+        action: 'client.handover.revoked',
+        targetType: 'client',
+        targetId: handover.clientId,
+        details: { handoverId: handover.id, was: 'pending', reason },
+      });
+    }
+    return revoked;
   }
 
   /** What a link stands for (the GET of its page: consumes nothing). Unknown token → NotFound. */

@@ -3,9 +3,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ActivationService, ConsoleActivationService, type User, UserRepository, UserService } from '@gatehouse/accounts';
 import { type Actor, AuditService } from '@gatehouse/audit';
-import { MailOutbox } from '@gatehouse/mail';
 import type { Tenant } from '@gatehouse/tenants';
-import { StaffAccessService, mailStaffLink, requireStaffAdministrator } from './staff-access.service.js';
+import { requireStaffAdministrator } from './staff-access.service.js';
+import { StaffLinks } from './staff-links.js';
 import { StaffError, StaffErrorCode } from './staff.errors.js';
 
 /**
@@ -18,22 +18,19 @@ import { StaffError, StaffErrorCode } from './staff.errors.js';
 export class StaffInvitationService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly staff: StaffAccessService,
+    private readonly staffLinks: StaffLinks,
     private readonly users: UserService,
     private readonly userRepository: UserRepository,
     private readonly links: ConsoleActivationService,
     private readonly activation: ActivationService,
-    private readonly outbox: MailOutbox,
     private readonly audit: AuditService,
   ) {}
 
   async resend(tenant: Tenant, actor: Actor, userId: string): Promise<{ email: string; expiresAt: Date }> {
     requireStaffAdministrator(actor);
-    const base = await this.staff.consoleBase(tenant);
     return this.dataSource.transaction(async (em) => {
       const user = await this.invited(em, tenant.id, userId);
-      const { token, expiresAt } = await this.links.issue(em, user);
-      await mailStaffLink(this.outbox, em, tenant, user, user.roles.join(', '), { link: `${base}/activate/${token}`, expiresAt });
+      const { expiresAt } = await this.staffLinks.issue(em, tenant, user, 'mail');
       await this.record(em, actor, 'user.staff_invitation_resent', user, { expiresAt });
       return { email: user.email, expiresAt };
     });
@@ -44,18 +41,18 @@ export class StaffInvitationService {
     return this.dataSource.transaction(async (em) => {
       const user = await this.invited(em, tenant.id, userId);
       await this.links.revoke(em, user);
-      await this.users.update(tenant.id, actor, user.id, { roles: [] }, em);
+      await this.users.update(tenant.id, actor, user.id, { roles: [] }, { em });
       await this.record(em, actor, 'user.staff_invitation_revoked', user, { roles: user.roles });
       return { displayName: user.displayName };
     });
   }
 
-  /** The person, locked for the change, if they hold a role and never had a password of their own. */
+  /** The person, locked for the change, if they hold a role and have no password (their link is their way in). */
   private async invited(em: EntityManager, tenantId: string, userId: string): Promise<User> {
     const user = await this.userRepository.findById(tenantId, userId, em, true);
     if (!user?.roles.length) throw new StaffError(StaffErrorCode.UserNotFound, 'No such staff member.');
-    const { everHadPassword } = await this.activation.passwordState(tenantId, user.id, em);
-    if (everHadPassword || user.status !== 'active') {
+    const { hasPassword } = await this.activation.passwordState(tenantId, user.id, em);
+    if (hasPassword || user.status !== 'active') {
       throw new StaffError(
         StaffErrorCode.NotInvited,
         `${user.displayName} has set up their console access already: there is no invitation to resend or revoke.`,

@@ -1,6 +1,6 @@
 import { Body, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { HandoverService, type HandoverView } from '@gatehouse/handovers';
+import { HandoverResendService, HandoverService, type HandoverView } from '@gatehouse/handovers';
 import { AdminController, ApiProblems } from '../auth/admin-controller.js';
 import { type AdminPrincipal, Principal } from '../auth/principal.js';
 import { RequirePermission } from '../auth/require-permission.js';
@@ -44,7 +44,10 @@ export class ClientHandoversController {
 
 @AdminController('handovers', 'handovers')
 export class HandoversController {
-  constructor(private readonly handovers: HandoverService) {}
+  constructor(
+    private readonly handovers: HandoverService,
+    private readonly resends: HandoverResendService,
+  ) {}
 
   @Post(':id/revoke')
   @HttpCode(200)
@@ -69,6 +72,6 @@ export class HandoversController {
   })
   @ApiCreatedResponse({ type: HandoverResponse })
   resend(@Principal() principal: AdminPrincipal, @Param('id') id: string, @Body() body: ResendHandoverDto): Promise<HandoverView> {
-    return this.handovers.resend(principal.tenantId, principal, id, body);
+    return this.resends.resend(principal.tenantId, principal, id, body);
   }
 }

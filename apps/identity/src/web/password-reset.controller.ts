@@ -10,7 +10,9 @@ import {
 } from '@gatehouse/accounts';
 import { SessionService } from '@gatehouse/sessions';
 import { LINK_HEADERS, isAccountError, resetLinkRefusal } from './link-errors.js';
+import type { FieldErrors } from '@gatehouse/views';
 import { passwordFieldErrors } from './pages/auth.pages.js';
+import { codeRefusal } from './pages/second-factor.pages.js';
 import { passwordResetDonePage, resetPasswordPage, resetRequestPage, resetRequestedPage } from './pages/password-reset.pages.js';
 import { WebRedirect, sendPage, viewerOf } from './web-response.js';
 import { type WebContext, WebSession, chosenPassword, field } from './web-session.js';
@@ -69,9 +71,7 @@ export class PasswordResetController {
   async showLink(@Param('token') token: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     res.set(LINK_HEADERS);
     const context = await this.web.load(req);
-    const link = await this.usable(context, token);
-    const body = resetPasswordPage({ csrf: this.web.anonymousToken(req, res), action: req.path, ...link });
-    sendPage(res, 200, { title: 'Choose a new password', body, viewer: viewerOf(context), path: req.path }, LINK_HEADERS);
+    this.sendLinkForm(req, res, context, await this.usable(context, token), 200, {});
   }
 
   @Post(':token')
@@ -81,15 +81,24 @@ export class PasswordResetController {
     const context = await this.web.load(req);
     const link = await this.usable(context, token);
     const { password, verdict } = chosenPassword(req, this.logins, context, link.username);
-    if (!verdict.ok) {
-      const body = resetPasswordPage({ csrf: this.web.anonymousToken(req, res), action: req.path, ...link, errors: passwordFieldErrors(verdict) });
-      return sendPage(res, 400, { title: 'Choose a new password', body, viewer: viewerOf(context), path: req.path }, LINK_HEADERS);
+    if (!verdict.ok) return this.sendLinkForm(req, res, context, link, 400, passwordFieldErrors(verdict));
+    const input = { code: field(req, 'code'), source: req.ip };
+    const done = await this.resets.complete(context.tenant.id, token, await hashPassword(password), input).catch(refused);
+    if (!done.ok) {
+      const refusal = done.secondFactor;
+      const code = refusal.throttled ? 'Too many failed logins from your network. Please try again later.' : codeRefusal(refusal.lockedUntil);
+      return this.sendLinkForm(req, res, context, link, refusal.throttled || refusal.lockedUntil ? 429 : 401, { code });
     }
-    const done = await this.resets.complete(context.tenant.id, token, await hashPassword(password), req.ip).catch(refused);
     await this.sessions.endAllOf(context.tenant.id, done.userId);
     if (context.principal?.userId === done.userId) this.web.clearCookie(res);
     const page = { title: 'Password changed', body: passwordResetDonePage(done.holdsRole), viewer: null, path: '/login' };
     sendPage(res, 200, page, LINK_HEADERS);
+  }
+
+  /** The link's form again, with what to fix beside its field (nothing was used or changed). */
+  private sendLinkForm(req: Request, res: Response, context: WebContext, link: ResetLinkLookup, status: number, errors: FieldErrors): void {
+    const body = resetPasswordPage({ csrf: this.web.anonymousToken(req, res), action: req.path, ...link, errors });
+    sendPage(res, status, { title: 'Choose a new password', body, viewer: viewerOf(context), path: req.path }, LINK_HEADERS);
   }
 
   private sendForm(req: Request, res: Response, context: WebContext, status: number, input: { value: string; error?: string; alert?: string }): void {

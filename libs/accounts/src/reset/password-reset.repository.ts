@@ -36,9 +36,9 @@ export class PasswordResetRepository {
   /**
    * Takes up to `limit` waiting requests (oldest first, SKIP LOCKED: workers never share one) and
    * deletes them in the caller's transaction, each joined to the active accounts whose username or
-   * email address it names — one row per account, or one row without an account. Staff invited to
-   * the console who never set a password are left out: their way in is the console invitation
-   * (password and second factor in one go), which an Administrator resends or revokes.
+   * email address it names — one row per account, or one row without an account. Staff without a
+   * password (invited, or started afresh by their first role) are left out: their way in is the
+   * console link (password and second factor in one go), which an Administrator resends or revokes.
    */
   claimDue(em: EntityManager, limit: number): Promise<ClaimedResetRequest[]> {
     return em.query(
@@ -53,7 +53,7 @@ export class PasswordResetRepository {
            SELECT id, username, email, display_name FROM users
             WHERE tenant_id = d.tenant_id AND status = 'active'
               AND (username_normalized = lower(d.identifier) OR lower(email) = lower(d.identifier))
-              AND NOT (cardinality(roles) > 0 AND password_hash IS NULL AND password_changed_at IS NULL)
+              AND NOT (cardinality(roles) > 0 AND password_hash IS NULL)
             ORDER BY created_at, id LIMIT $2) u ON true`,
       [limit, ACCOUNTS_PER_REQUEST],
     );

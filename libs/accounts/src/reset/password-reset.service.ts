@@ -9,6 +9,7 @@ import type { AccountLinkPurpose } from '../account-link.entity.js';
 import { AccountLinkRepository } from '../account-link.repository.js';
 import { AccountError, AccountErrorCode } from '../account.errors.js';
 import { ActivationService } from '../activation.service.js';
+import { SecondFactorService, type SecondFactorOutcome } from '../mfa/second-factor.service.js';
 import { UserRepository } from '../user.repository.js';
 import { type ClaimedResetRequest, PasswordResetRepository } from './password-reset.repository.js';
 
@@ -30,10 +31,21 @@ const SELF_SERVICE: readonly AccountLinkPurpose[] = ['self_service_reset'];
 export type ResetRequestOutcome = { accepted: true } | { accepted: false; retryAfterSeconds: number };
 
 export interface ResetLinkLookup {
+  userId: string;
   username: string;
   status: 'valid' | 'used' | 'expired';
   expiresAt: Date;
+  /**
+   * The person holds a role and has a second factor: the new password is set only with it too
+   * (SECURITY 58: a password of a person with a role never changes on one factor alone).
+   */
+  secondFactor: boolean;
 }
+
+/** A reset refused before the link was used: the second factor was wrong (or is locked). */
+export type ResetCompletion =
+  | { ok: true; userId: string; holdsRole: boolean }
+  | { ok: false; secondFactor: Exclude<SecondFactorOutcome, { ok: true }> };
 
 /** Why a typed username or address cannot be taken, or `null`: the shape only, never whether it is known. */
 export function resetIdentifierProblem(identifier: string): string | null {
@@ -62,6 +74,7 @@ export class PasswordResetService {
     private readonly links: AccountLinkRepository,
     private readonly users: UserRepository,
     private readonly activation: ActivationService,
+    private readonly factors: SecondFactorService,
     private readonly outbox: MailOutbox,
     private readonly hasher: SecretHasher,
     private readonly audit: AuditService,
@@ -98,15 +111,26 @@ export class PasswordResetService {
     const user = link ? await this.users.findById(tenantId, link.userId) : null;
     if (!link || !user || user.status !== 'active') throw new AccountError(AccountErrorCode.LinkNotFound, 'No such link.');
     const status = link.usedAt ? 'used' : link.expiresAt.getTime() <= Date.now() ? 'expired' : 'valid';
-    return { username: user.username, status, expiresAt: link.expiresAt };
+    const [factor] = user.roles.length ? await this.factors.summaries(tenantId, [user.id]) : [];
+    return { userId: user.id, username: user.username, status, expiresAt: link.expiresAt, secondFactor: Boolean(factor?.totpConfirmedAt) };
   }
 
   /**
    * Uses the link once and sets the new password (validated and hashed by the caller), in one
    * transaction: the change time moves, so every session of the account (Web UI and console) is
-   * dead; the other links die; the owner gets the "password changed" mail. Second factors stay.
+   * dead; the other links die; the owner gets the "password changed" mail. Second factors stay;
+   * a person with a role who has one proves it first (`code`), or nothing is used or changed.
    */
-  complete(tenantId: string, token: string, passwordHash: string, source?: string): Promise<{ userId: string; holdsRole: boolean }> {
+  async complete(tenantId: string, token: string, passwordHash: string, input: { code?: string; source?: string } = {}): Promise<ResetCompletion> {
+    const link = await this.lookup(tenantId, token);
+    if (link.status === 'valid' && link.secondFactor) {
+      const outcome = await this.factors.verify(tenantId, link.userId, input.code ?? '', input.source);
+      if (!outcome.ok) return { ok: false, secondFactor: outcome };
+    }
+    return { ok: true, ...(await this.setPassword(tenantId, token, passwordHash, input.source)) };
+  }
+
+  private setPassword(tenantId: string, token: string, passwordHash: string, source?: string): Promise<{ userId: string; holdsRole: boolean }> {
     const tokenHash = this.hasher.hash(token);
     return this.dataSource.transaction(async (em) => {
       const link = await this.links.consume(em, tenantId, tokenHash, SELF_SERVICE);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { ClientService } from '@gatehouse/clients';
-import { DEFAULT_HANDOVER_HOURS, HandoverError, HandoverErrorCode, HandoverService } from '@gatehouse/handovers';
+import { DEFAULT_HANDOVER_HOURS, HandoverError, HandoverErrorCode, HandoverResendService, HandoverService } from '@gatehouse/handovers';
 import { type FieldErrors, html, utc } from '@gatehouse/views';
 import { CreateHandoverDto } from '../../dto/access-requests.dto.js';
 import { field, formErrors } from '../frame/console-forms.js';
@@ -23,6 +23,7 @@ export class ClientHandoversPresenter {
   constructor(
     private readonly clients: ClientService,
     private readonly handovers: HandoverService,
+    private readonly resends: HandoverResendService,
     private readonly detail: ClientDetail,
   ) {}
 
@@ -120,7 +121,7 @@ export class ClientHandoversPresenter {
   /** Sends an expired handover of THIS client again, to the same recipient (the REST `POST /handovers/{id}/resend`). */
   async resendHandover(who: ConsolePrincipal, clientId: string, id: string): Promise<ConsoleResult> {
     await this.requireOwn(who, clientId, id);
-    const sent = await this.handovers.resend(who.tenantId, who, id);
+    const sent = await this.resends.resend(who.tenantId, who, id);
     const text = `A new link went to ${sent.recipientEmail}. It works once, until ${utc(new Date(sent.expiresAt))}; no secret exists until it is revealed.`;
     return { redirect: `${who.base}/clients/${clientId}`, flash: { kind: 'success', text } };
   }

@@ -1,4 +1,4 @@
-import { type FieldErrors, type SafeHtml, formError, html, inputField, postForm, utc } from '@gatehouse/views';
+import { type FieldErrors, type SafeHtml, authenticationCodeField, formError, html, inputField, postForm, utc } from '@gatehouse/views';
 import { newPasswordFields } from './auth.pages.js';
 
 /** "Forgot your password?": the username or the email address of the account. */
@@ -46,11 +46,16 @@ export function resetRequestedPage(): SafeHtml {
     <p><a href="/login">Back to log in</a></p>`;
 }
 
+/**
+ * The new password (and, for a person with a role and a second factor, their code: their password
+ * never changes on one factor alone).
+ */
 export function resetPasswordPage(input: {
   csrf: string;
   action: string;
   username: string;
   expiresAt: Date;
+  secondFactor: boolean;
   errors?: FieldErrors;
 }): SafeHtml {
   const errors = input.errors ?? {};
@@ -58,15 +63,17 @@ export function resetPasswordPage(input: {
   return html`${formError(summary)}
     <p>Choose a new password for the account <strong>${input.username}</strong>.</p>
     <p class="hint">
-      Every session of the account ends when it changes. If you hold a role in the console, you still sign in there with
-      your second factor. This link works until ${utc(input.expiresAt)}.
+      Every session of the account ends when it changes. ${input.secondFactor
+        ? 'Your account holds a role in the console, so the change needs your second factor too, and you keep using it to sign in.'
+        : 'If you hold a role in the console, you still sign in there with your second factor.'}
+      This link works until ${utc(input.expiresAt)}.
     </p>
     ${postForm({
       action: input.action,
       csrf: input.csrf,
       submit: 'Set the new password',
       body: html`<input type="text" name="username" value="${input.username}" autocomplete="username" hidden />
-        ${newPasswordFields(errors)}`,
+        ${newPasswordFields(errors)} ${input.secondFactor ? authenticationCodeField(errors.code, false) : ''}`,
     })}`;
 }
 
