@@ -25,6 +25,7 @@ import { WebhooksAndAuditStreaming1795842668452 } from './1795842668452-Webhooks
 import { SecondFactorLockout1795843632703 } from './1795843632703-SecondFactorLockout.js';
 import { FederatedCredentials1795842406767 } from './1795842406767-FederatedCredentials.js';
 import { EntraTokenTypeAndScopeRequests1795845107312 } from './1795845107312-EntraTokenTypeAndScopeRequests.js';
+import { PasswordResetAndExpiredHandovers1795845292771 } from './1795845292771-PasswordResetAndExpiredHandovers.js';
 
 /** Every migration, in order. Listed explicitly: a glob would load some files twice. */
 export const MIGRATIONS = [
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   WebhooksAndAuditStreaming1795842668452,
   SecondFactorLockout1795843632703,
   EntraTokenTypeAndScopeRequests1795845107312,
+  PasswordResetAndExpiredHandovers1795845292771,
 ];

@@ -88,6 +88,13 @@ export class MatrixFixtures {
     return { clientId, id: (await this.app.get(HandoverService).create(this.tenantId, SYSTEM_ACTOR, clientId, {})).id };
   }
 
+  /** A handover whose link expired unrevealed (what may be sent again). */
+  async expiredHandover(): Promise<{ clientId: string; id: string }> {
+    const handover = await this.handover();
+    await this.db.query(`UPDATE credential_handovers SET expires_at = now() - interval '1 minute' WHERE id = $1`, [handover.id]);
+    return handover;
+  }
+
   async api(): Promise<{ id: string; identifier: string }> {
     const identifier = `api://${this.unique('api')}`;
     return { id: (await this.app.get(ApiService).create(this.tenantId, SYSTEM_ACTOR, { identifier, displayName: identifier })).id, identifier };

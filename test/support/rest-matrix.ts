@@ -211,4 +211,5 @@ export const REST_MATRIX: Record<string, RestOperation> = {
     cases: [{ status: 202, prepare: async (f) => ((w) => ({ path: `/webhooks/${w.id}/deliveries/${w.deliveryId}/redeliver` }))(await f.webhookDelivery()) }],
   },
   'POST /admin/v1/handovers/{id}/revoke': { permission: 'Secrets.Manage', cases: [{ status: 200, prepare: async (f) => ({ path: `/handovers/${(await f.handover()).id}/revoke` }) }] },
+  'POST /admin/v1/handovers/{id}/resend': { permission: 'Secrets.Manage', cases: [{ status: 201, prepare: async (f) => ({ path: `/handovers/${(await f.expiredHandover()).id}/resend`, body: {} }) }] },
 };

@@ -10,6 +10,7 @@ export interface ClientBrowseFilter {
   state?: ClientState;
   apiId?: string;
   expiringSecrets?: boolean;
+  expiredHandovers?: boolean;
   /** Cursor from `newer` of a page: the page above it. */
   before?: string;
   /** Cursor from `older` of a page: the page below it. */
@@ -78,6 +79,7 @@ export class ClientBrowseService {
       state: filter.state,
       apiId: filter.apiId && isUUID(filter.apiId) ? filter.apiId : undefined,
       expiringSecrets: filter.expiringSecrets,
+      expiredHandovers: filter.expiredHandovers,
       newer,
       older,
       take: size + 1,

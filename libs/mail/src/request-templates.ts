@@ -130,29 +130,38 @@ export function clientAwaitingScopesEmail(input: ClientAwaitingScopesMail): Rend
   });
 }
 
+/** The person who decided a request, by name and address (`null`: nobody in particular). */
+export type DeciderOfMail = { name: string; email: string } | null | undefined;
+
 export interface AccessRequestApprovedMail {
   tenantName: string;
   requesterName: string;
   /** The username of the account created, when an account was approved. */
   username?: string;
+  /** The account's password is chosen through the documentation invitation's link (else: an activation link). */
+  invited?: boolean;
   /** The system and its technical contact, when API access was approved. */
   api?: { systemName: string; technicalContactEmail: string };
   note?: string | null;
+  decider?: DeciderOfMail;
+}
+
+function accountParagraph(username: string, invited: boolean | undefined): string {
+  return invited
+    ? `Your personal account has the username ${username}. A separate mail brings its one link: open it within 24 hours, choose your password there, then accept the invitation to the documentation.`
+    : `Your personal account has the username ${username}. A separate mail brings the link to choose your password; it works once, within 24 hours.`;
 }
 
 export function accessRequestApprovedEmail(input: AccessRequestApprovedMail): RenderedEmail {
-  const paragraphs = [`Your request to ${input.tenantName} was approved.`];
-  if (input.username) {
-    paragraphs.push(
-      `Your personal account has the username ${input.username}. A separate mail brings the link to choose your password (valid 24 hours), and another one the invitation to the documentation.`,
-    );
-  }
+  const paragraphs = [`Your request to ${input.tenantName} was approved${input.decider ? ` by ${input.decider.name}` : ''}.`];
+  if (input.username) paragraphs.push(accountParagraph(input.username, input.invited));
   if (input.api) {
     paragraphs.push(
       `The API client for ${input.api.systemName} has been created. As soon as the IT department has assigned its scopes, ${input.api.technicalContactEmail} receives a one-time link to reveal the client id, the secret and the token request to use.`,
     );
   }
-  if (input.note) paragraphs.push(`Note from the contact person: ${input.note}`);
+  if (input.note) paragraphs.push(`Note from ${input.decider?.name ?? 'the contact person'}: ${input.note}`);
+  if (input.decider) paragraphs.push(`Questions: write to ${contactOf(input.decider, input.tenantName)}.`);
   return mail('access-request-approved', 'your access request was approved', {
     tenantName: input.tenantName,
     greeting: `Hello ${input.requesterName},`,
@@ -165,6 +174,7 @@ export interface AccessRequestRejectedMail {
   requesterName: string;
   what: string;
   note: string;
+  decider?: DeciderOfMail;
 }
 
 export function accessRequestRejectedEmail(input: AccessRequestRejectedMail): RenderedEmail {
@@ -173,8 +183,8 @@ export function accessRequestRejectedEmail(input: AccessRequestRejectedMail): Re
     greeting: `Hello ${input.requesterName},`,
     paragraphs: [
       `Your request to ${input.tenantName} for ${input.what} was not approved.`,
-      `Reason given by the contact person: ${input.note}`,
-      'If you have questions, reply to your contact person at the operating company.',
+      `Reason given by ${input.decider?.name ?? 'the contact person'}: ${input.note}`,
+      `If you have questions, write to ${contactOf(input.decider, input.tenantName)}.`,
     ],
   });
 }
@@ -185,6 +195,13 @@ export interface HandoverMail {
   clientId: string;
   link: string;
   expiresAt: Date;
+  /** Whom to ask for a new link: the person responsible for the handover, when known. */
+  contact?: { name: string; email: string } | null;
+}
+
+/** "Carla Contact <carla@example.com>", or the tenant when no person is known. */
+export function contactOf(contact: { name: string; email: string } | null | undefined, tenantName: string): string {
+  return contact ? `${contact.name} <${contact.email}>` : `your contact at ${tenantName}`;
 }
 
 /** To the recipient of a handover: the one-time link that reveals a new client secret. */
@@ -198,7 +215,7 @@ export function handoverEmail(input: HandoverMail): RenderedEmail {
     facts: [['Client id', input.clientId]],
     link: { href: input.link, label: 'Reveal the credentials' },
     after:
-      'Nothing secret exists until you press Reveal, so this mail itself holds no secret. If the link has expired, ask your contact person for a new one.',
+      `Nothing secret exists until you press Reveal, so this mail itself holds no secret. If the link has expired, ask ${contactOf(input.contact, input.tenantName)} for a new one.`,
   });
 }
 

@@ -5,7 +5,7 @@ import { ActivationService } from '@gatehouse/accounts';
 import { type Actor, AuditService, SYSTEM_ACTOR } from '@gatehouse/audit';
 import { type ApiClient, ClientService } from '@gatehouse/clients';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
-import { HandoverService } from '@gatehouse/handovers';
+import { type HandoverContact, HandoverService } from '@gatehouse/handovers';
 import { MailOutbox, handoverSentEmail } from '@gatehouse/mail';
 import { type AccessRequest, AccessRequestStateService, recordRequestEvent } from '@gatehouse/requests';
 import { TenantService } from '@gatehouse/tenants';
@@ -23,6 +23,8 @@ export interface RevealedCredentials {
   scopes: string[];
   secret: string;
   secretExpiresAt: string;
+  /** Whom to ask for the next secret: the person responsible for the handover, if still active. */
+  contact: HandoverContact | null;
 }
 
 /**
@@ -113,6 +115,7 @@ export class CredentialDeliveryService implements OnModuleInit {
         scopes: [...new Set(granted.map((scope) => `${scope.slice(0, scope.lastIndexOf('/'))}/.default`))],
         secret: secret.secretText,
         secretExpiresAt: secret.expiresAt,
+        contact: await this.handovers.contactOf(claimed.handover, em),
       };
     });
   }

@@ -1,5 +1,15 @@
 import { Tenant } from '@gatehouse/tenants';
-import { AccountLink, LoginNameLock, LoginSourceThrottle, Passkey, RecoveryCode, TotpFactor, User } from '@gatehouse/accounts';
+import {
+  AccountLink,
+  LoginNameLock,
+  LoginSourceThrottle,
+  Passkey,
+  PasswordResetRequest,
+  PasswordResetThrottle,
+  RecoveryCode,
+  TotpFactor,
+  User,
+} from '@gatehouse/accounts';
 import { DocSection, DocSectionGrant } from '@gatehouse/docs';
 import { Invitation, InvitationSweepPosition, SupersededInvitationLink } from '@gatehouse/invitations';
 import { Email } from '@gatehouse/mail';
@@ -47,4 +57,6 @@ export const ENTITIES = [
   WebhookSubscription,
   WebhookDelivery,
   AuditStreamCursor,
+  PasswordResetRequest,
+  PasswordResetThrottle,
 ];

@@ -13,6 +13,12 @@ export const QUEUE_COUNTS = {
   invitationsExpiring: `SELECT count(*) FROM invitations WHERE tenant_id = $1 AND status = 'pending'
                          AND expires_at > now() AND expires_at < now() + interval '48 hours'`,
   lockedAccounts: `SELECT count(*) FROM users WHERE tenant_id = $1 AND (locked_until > now() OR second_factor_locked_until > now())`,
+  /** A client's last handover expired unrevealed (no newer one was sent) and the client is not disabled. */
+  handoversExpired: `SELECT count(*) FROM credential_handovers h JOIN api_clients c ON c.id = h.api_client_id
+                      WHERE h.tenant_id = $1 AND c.state <> 'disabled'
+                        AND (h.status = 'expired' OR (h.status = 'pending' AND h.expires_at <= now()))
+                        AND NOT EXISTS (SELECT 1 FROM credential_handovers n
+                                         WHERE n.api_client_id = h.api_client_id AND n.created_at > h.created_at)`,
 } as const;
 
 export type QueueName = keyof typeof QUEUE_COUNTS;

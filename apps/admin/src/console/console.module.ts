@@ -49,6 +49,7 @@ import { SignInFlow } from './sign-in/sign-in.flow.js';
 import { RequestsController } from './requests/requests.controller.js';
 import { RequestsPresenter } from './requests/requests.presenter.js';
 import { StaffController } from './staff/staff.controller.js';
+import { StaffInvitationPresenter } from './staff/staff-invitation.presenter.js';
 import { StaffPresenter } from './staff/staff.presenter.js';
 import { UserActionsPresenter } from './users/user-actions.presenter.js';
 import { UsersController } from './users/users.controller.js';
@@ -82,6 +83,7 @@ const PRESENTERS = [
   UsersPresenter,
   UserActionsPresenter,
   StaffPresenter,
+  StaffInvitationPresenter,
   AccountPresenter,
   ClientsPresenter,
   ClientCredentialsPresenter,

@@ -115,7 +115,7 @@ export class ClientDetail {
     ${scopesSection({ base, csrf: who.csrfToken, client, apis, granted: state.scopes ?? client.scopes, can, error: state.scopesError })}
     ${credentialsSection({ base, client, secrets, certificates, can })}
     ${federationSection({ base, client, credentials: federated, can })}
-    ${handoversSection({ base, clientId, handovers, can })}
+    ${handoversSection({ base, clientId, csrf: who.csrfToken, handovers, can })}
     ${historySection({ events: history?.events ?? null, names: history?.names ?? new Map(), auditLink: `${base}/audit?target=${clientId}` })}
     ${stateSection({ base, csrf: who.csrfToken, client, can })}`;
     return {

@@ -49,6 +49,7 @@ export function staffStatus(code: StaffErrorCode): number {
       return 404;
     case StaffErrorCode.UsernameOfAnother:
     case StaffErrorCode.UserDisabled:
+    case StaffErrorCode.NotInvited:
       return 409;
     default:
       return unmapped(code);
