@@ -37,7 +37,7 @@ export class AuditPresenter {
       raw.cursor = queryField(req, 'cursor') || undefined;
       raw.before = raw.cursor ? undefined : queryField(req, 'before') || undefined;
     }
-    return parseInput(AuditQueryDto, raw);
+    return parseInput(AuditQueryDto, raw, { since: 'From', until: 'Before' });
   }
 
   async list(who: ConsolePrincipal, req: Request): Promise<ConsoleView> {
