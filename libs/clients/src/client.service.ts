@@ -94,9 +94,10 @@ export class ClientService {
     );
   }
 
-  async get(tenantId: string, clientId: string): Promise<ClientView> {
-    const client = await this.require(tenantId, clientId);
-    return toClientView(client, await this.scopeStrings(client));
+  /** One client with its scopes; `em` reads inside the caller's transaction (and locks the client's row). */
+  async get(tenantId: string, clientId: string, em?: EntityManager): Promise<ClientView> {
+    const client = await this.require(tenantId, clientId, em);
+    return toClientView(client, await this.scopeStrings(client, em));
   }
 
   /** The client behind an admin token, or `null`: read on every request so changes act at once. */
