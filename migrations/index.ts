@@ -20,6 +20,7 @@ import { AwaitingClientsByKeysetOnly1795470000000 } from './1795470000000-Awaiti
 import { TimeOrderedInvitationIds1795490000000 } from './1795490000000-TimeOrderedInvitationIds.js';
 import { InvitationExpiryByPosition1795480000000 } from './1795480000000-InvitationExpiryByPosition.js';
 import { AuditEventsWithoutTenantKey1795500000000 } from './1795500000000-AuditEventsWithoutTenantKey.js';
+import { RevokedSigningKeys1795537000001 } from './1795537000001-RevokedSigningKeys.js';
 
 /** Every migration, in order. Listed explicitly: a glob would load some files twice. */
 export const MIGRATIONS = [
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   InvitationExpiryByPosition1795480000000,
   TimeOrderedInvitationIds1795490000000,
   AuditEventsWithoutTenantKey1795500000000,
+  RevokedSigningKeys1795537000001,
 ];

@@ -24,6 +24,7 @@ import { DocSectionsController } from './controllers/doc-sections.controller.js'
 import { EmailsController } from './controllers/emails.controller.js';
 import { ClientHandoversController, HandoversController } from './controllers/handovers.controller.js';
 import { InvitationsController } from './controllers/invitations.controller.js';
+import { SigningKeysController } from './controllers/signing-keys.controller.js';
 import { TenantController } from './controllers/tenant.controller.js';
 import { UserCredentialsController } from './controllers/user-credentials.controller.js';
 import { UsersController } from './controllers/users.controller.js';
@@ -36,6 +37,7 @@ export interface AdminModuleOptions extends Partial<CoreOptions> {
 
 export const ADMIN_CONTROLLERS = [
   TenantController,
+  SigningKeysController,
   UsersController,
   UserCredentialsController,
   ApisController,

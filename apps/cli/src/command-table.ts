@@ -1,6 +1,7 @@
 import type { Command } from './command.js';
 import { certificateCommand, secretCommand } from './credential.commands.js';
 import { bootstrapCommand, migrateCommand } from './database.commands.js';
+import { keysCommand } from './keys.commands.js';
 import { operatorCommand } from './operator.commands.js';
 import { adminCommand, identityCommand, startCommand, workerCommand } from './serve.commands.js';
 
@@ -18,4 +19,5 @@ export const COMMANDS: Record<string, Command> = {
   secret: secretCommand,
   certificate: certificateCommand,
   operator: operatorCommand,
+  keys: keysCommand,
 };

@@ -34,7 +34,7 @@ export class TenantRepository {
     return em.getRepository(Tenant).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
   }
 
-  insert(em: EntityManager, values: Pick<Tenant, 'slug' | 'displayName'>): Promise<Tenant> {
+  insert(em: EntityManager, values: Pick<Tenant, 'slug' | 'displayName'> & Partial<Pick<Tenant, 'signingAlgorithm'>>): Promise<Tenant> {
     const repository = em.getRepository(Tenant);
     return repository.save(repository.create(values));
   }

@@ -52,6 +52,20 @@ export class SigningKeyRepository {
       .execute();
   }
 
+  /** A retired key leaves the JWKS at once: whatever it signed stops verifying. */
+  async revoke(em: EntityManager, id: string): Promise<void> {
+    await em.getRepository(SigningKey).update({ id, status: 'retired' }, { status: 'revoked' });
+  }
+
+  findById(em: EntityManager, id: string): Promise<SigningKey | null> {
+    return em.getRepository(SigningKey).findOneBy({ id });
+  }
+
+  /** Every key of the tenant (no private half), newest first. */
+  findAll(tenantId: string): Promise<SigningKey[]> {
+    return this.dataSource.getRepository(SigningKey).find({ where: { tenantId }, order: { createdAt: 'DESC', id: 'DESC' } });
+  }
+
   async activate(em: EntityManager, id: string, at: Date): Promise<void> {
     await em.getRepository(SigningKey).update({ id }, { status: 'active', activatedAt: at });
   }
@@ -61,10 +75,10 @@ export class SigningKeyRepository {
     await em.getRepository(SigningKey).delete({ tenantId, status: 'next' });
   }
 
-  /** Deletes retired keys no longer published: nothing they signed can still be valid. */
+  /** Deletes retired (and revoked) keys past their publication: nothing they signed can still be valid. */
   async deleteUnpublished(): Promise<number> {
     const rows: Array<{ deleted: number }> = await this.dataSource.query(
-      `WITH deleted AS (DELETE FROM signing_keys WHERE status = 'retired' AND publish_until < now() RETURNING 1)
+      `WITH deleted AS (DELETE FROM signing_keys WHERE status IN ('retired', 'revoked') AND publish_until < now() RETURNING 1)
        SELECT count(*)::int AS deleted FROM deleted`,
     );
     return rows[0]?.deleted ?? 0;

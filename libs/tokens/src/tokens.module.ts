@@ -13,6 +13,7 @@ import { CredentialDirectory } from './credential-directory.js';
 import { SecretLeakService } from './secret-leak.service.js';
 import { SigningKeyRepository } from './signing-key.repository.js';
 import { SigningKeyService } from './signing-key.service.js';
+import { SigningKeyAdminService } from './signing-key-admin.service.js';
 import { TokenWarmUp } from './token-warm-up.js';
 
 /**
@@ -26,6 +27,7 @@ import { TokenWarmUp } from './token-warm-up.js';
   providers: [
     SigningKeyRepository,
     SigningKeyService,
+    SigningKeyAdminService,
     ClientCredentialsRepository,
     CredentialDirectory,
     ClientAuthAlerts,
@@ -41,6 +43,7 @@ import { TokenWarmUp } from './token-warm-up.js';
     TokenWarmUp,
     SecretLeakService,
     SigningKeyService,
+    SigningKeyAdminService,
     ClientCredentialsService,
     ClientAuthenticator,
     AuthFailureTracker,

@@ -12,6 +12,7 @@ import { MailModule } from '@gatehouse/mail';
 import { AccessProvisioningModule, ProvisioningModule } from '@gatehouse/provisioning';
 import { SessionsModule } from '@gatehouse/sessions';
 import { TenantsModule } from '@gatehouse/tenants';
+import { TokensModule } from '@gatehouse/tokens';
 import { WorkQueuesModule } from '@gatehouse/workqueues';
 import { AccountController } from './account/account.controller.js';
 import { AccountPresenter } from './account/account.presenter.js';
@@ -45,6 +46,8 @@ import { SignInController } from './sign-in/sign-in.controller.js';
 import { SignInFlow } from './sign-in/sign-in.flow.js';
 import { RequestsController } from './requests/requests.controller.js';
 import { RequestsPresenter } from './requests/requests.presenter.js';
+import { KeysController } from './keys/keys.controller.js';
+import { KeysPresenter } from './keys/keys.presenter.js';
 import { StaffController } from './staff/staff.controller.js';
 import { StaffPresenter } from './staff/staff.presenter.js';
 import { UserActionsPresenter } from './users/user-actions.presenter.js';
@@ -63,6 +66,7 @@ export const CONSOLE_PAGES = [
   EmailConsoleController,
   AuditConsoleController,
   StaffController,
+  KeysController,
   AccountController,
 ];
 
@@ -84,6 +88,7 @@ const PRESENTERS = [
   DocsPresenter,
   EmailPresenter,
   AuditPresenter,
+  KeysPresenter,
 ];
 
 /**
@@ -106,6 +111,7 @@ const PRESENTERS = [
     ClientsModule,
     ApisModule,
     HandoversModule,
+    TokensModule,
   ],
   controllers: [ConsoleAssetsController, ...CONSOLE_PAGES, ConsoleNotFoundController],
   providers: [
