@@ -133,7 +133,9 @@ export class ClientService {
       else if (client.state === 'active' && resolved.length === 0 && !(await this.ownerHasRoles(tx, client))) client.state = 'awaiting_scopes';
       const saved = await this.clients.save(tx, client);
       const scopes = await this.scopeStrings(client, tx);
-      await this.record(tx, tenantId, actor, 'client.scopes.set', saved, { before, after: scopes, state: saved.state });
+      const added = scopes.filter((scope) => !before.includes(scope));
+      const removed = before.filter((scope) => !scopes.includes(scope));
+      await this.record(tx, tenantId, actor, 'client.scopes.set', saved, { before, after: scopes, added, removed, state: saved.state });
       await this.activated(tx, stateBefore, saved, actor);
       await announceChange(tx, 'client', tenantId, client.clientId);
       return { scopes, state: saved.state };
