@@ -76,6 +76,18 @@ export class TenantService {
     return tenant;
   }
 
+  /**
+   * The tenant, its row locked against a settings change until the transaction ends (rows that
+   * merely refer to it, like a new signing key, are not held up). A change of its signing keys
+   * takes this lock first, as a change of its settings does, so the two never wait on each other
+   * in turn.
+   */
+  async lock(em: EntityManager, tenantId: string): Promise<Tenant> {
+    const tenant = await this.tenants.lockById(em, tenantId);
+    if (!tenant) throw new TenantError(TenantErrorCode.NotFound, 'tenant not found');
+    return tenant;
+  }
+
   async updateSettings(em: EntityManager, tenantId: string, input: TenantSettingsInput): Promise<Tenant> {
     const current = await this.tenants.lockById(em, tenantId);
     if (!current) throw new TenantError(TenantErrorCode.NotFound, 'tenant not found');

@@ -83,7 +83,10 @@ export class SigningKeyAdminService {
   rollover(tenantId: string, actor: Actor, input: RolloverInput = {}): Promise<RolloverResult> {
     const revokePrevious = input.revokePrevious === true;
     return this.dataSource.transaction(async (em) => {
-      const tenant = await this.tenants.getById(tenantId, em);
+      // Locks in the order the other key changes take them, so none waits on another in turn: the
+      // tenant's row (as PATCH /tenant), the active key's row (as the scheduled rotation), the key lock.
+      const tenant = await this.tenants.lock(em, tenantId);
+      await this.keys.lockActive(em, tenantId);
       await this.keys.lockTenantKeys(em, tenantId);
       const previous = await this.keys.findActiveWithPrivateKey(tenantId, em);
       // A leak may not stop at one key: the pre-published next key's private half sat beside it.

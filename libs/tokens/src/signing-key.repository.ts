@@ -89,6 +89,20 @@ export class SigningKeyRepository {
     return repository.save(repository.create(values));
   }
 
+  /**
+   * Locks the tenant's active key row, as the scheduled rotation claims it: before the tenant's key
+   * lock, so that neither waits for the other's. A key retired while this waited for it is no
+   * longer active, and its successor was not yet there when the statement began: look again.
+   */
+  async lockActive(em: EntityManager, tenantId: string): Promise<void> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const locked: unknown[] = await em.query(`SELECT id FROM signing_keys WHERE tenant_id = $1 AND status = 'active' FOR UPDATE`, [tenantId]);
+      if (locked.length) return;
+      const active: unknown[] = await em.query(`SELECT id FROM signing_keys WHERE tenant_id = $1 AND status = 'active'`, [tenantId]);
+      if (!active.length) return;
+    }
+  }
+
   /** Serialises key changes of one tenant until the transaction ends. */
   async lockTenantKeys(em: EntityManager, tenantId: string): Promise<void> {
     await em.query(`SELECT pg_advisory_xact_lock(hashtext('gatehouse:signing-keys'), hashtext($1))`, [tenantId]);
