@@ -33,6 +33,6 @@ STOPSIGNAL SIGTERM
 # The young generation set, not left to Node 24's default, which grows with the machine's memory:
 # semi-spaces of 32 MB on a 24 GB host put an identity replica at 330 MB RSS where 16 MB (Node 20's
 # default there) keeps it at 244 MB, for about 2 % more CPU per token (BENCHMARKS.md). The bench
-# starts Gatehouse with the flags of this line.
+# starts Gatehouse with the flags of this line, and `npm start` and `npm run cli` pass the same.
 ENTRYPOINT ["node", "--max-semi-space-size=16", "dist/apps/cli/src/main.js"]
 CMD ["start"]

@@ -36,6 +36,21 @@ describe('benchmark smoke mode', () => {
       p99AtHalfPeakMs: expect.any(Number),
     });
     expect(report.failures).toEqual([]);
+    // The phases --plan lists are the ones the run times (their seconds calibrate the plan).
+    expect(report.mode).toBe('smoke');
+    expect(Object.keys(report.phaseSeconds)).toEqual([
+      'ES256 rounds',
+      'RS256 rounds',
+      'p99 at half peak',
+      'CPU profile',
+      'client assertions',
+      'invitation sweep',
+      'outbox',
+      'scale',
+    ]);
+    expect(Object.keys(report.scaleDetails.timings)).toEqual(
+      expect.arrayContaining(['clients rounds', 'curve points', 'cold start', 'admin lists', 'clients past the bound', 'sweep under token traffic']),
+    );
     expect(report.results).toHaveLength(6);
     for (const server of ['gatehouse', 'oidc-provider', 'ceiling']) {
       for (const alg of ['ES256', 'RS256']) {

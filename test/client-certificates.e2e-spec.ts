@@ -208,7 +208,7 @@ describe('certificate credentials', () => {
       expect(payload).toMatchObject({ client_id: clientId, azp: clientId, azpacr: '2', roles: ['Orders.Read'] });
     });
 
-    it('@azure/identity ClientCertificateCredential (the README snippet, in its own process with NODE_EXTRA_CA_CERTS)', async () => {
+    it('@azure/identity ClientCertificateCredential (the snippet of docs/client-developers.md, in its own process with NODE_EXTRA_CA_CERTS)', async () => {
       // @azure/identity sends its requests with node:https, which trusts what NODE_EXTRA_CA_CERTS
       // names when the process starts: exactly how a daemon runs against a development server.
       const caFile = join(mkdtempSync(join(tmpdir(), 'gatehouse-ca-')), 'ca.pem');

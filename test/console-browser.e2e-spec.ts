@@ -142,7 +142,7 @@ describe('console sign-in in a browser', () => {
     await checkPage(page, shots, 'forbidden');
   });
 
-  it('keeps a screenshot of the sign-in page for the README', async () => {
+  it('keeps a screenshot of the sign-in page for the README and docs/operators.md', async () => {
     const page = await (await browser.newContext({ viewport: { width: 1024, height: 560 } })).newPage();
     await page.goto(`${origin}/console/login`);
     await page.screenshot({ path: join(import.meta.dirname, '..', 'test-artifacts', 'console-sign-in', 'readme-sign-in.png') });

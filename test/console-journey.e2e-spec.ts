@@ -10,7 +10,7 @@ import { NARROW, WIDE, checkPage } from './support/page-checks.js';
 const PARTNER_PASSWORD = 'seven blue herons over the lake';
 /** Audit rows as comparable lines, in a fixed order. */
 const sorted = (rows: string[][]) => rows.map((row) => row.join(' | ')).sort();
-/** The README's pictures are written here; docs/console-request.png and docs/console-client-390.png are copies. */
+/** The pictures of docs/operators.md are written here; docs/console-request.png and docs/console-client-390.png are copies. */
 const README_SHOTS = join(import.meta.dirname, '..', 'test-artifacts', 'console-journey');
 
 /**

@@ -23,6 +23,13 @@ describe('deployment files', () => {
     expect(finalStage).toMatch(/^CMD \["start"\]$/m);
   });
 
+  it('npm start and npm run cli run Node with the image\'s flags: a replica\'s young generation never follows the host\'s memory', () => {
+    const flags = readImage().entrypoint.slice(1, -1);
+    expect(flags).toContain('--max-semi-space-size=16');
+    const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
+    for (const name of ['start', 'cli']) expect(scripts[name], name).toContain(`node ${flags.join(' ')} dist/apps/cli/src/main.js`);
+  });
+
   it('docker-compose.yml: each Gatehouse service runs a CLI command; every interpolated variable is in .env.example', () => {
     const example = read('.env.example');
     const variables = [...read('docker-compose.yml').matchAll(/\$\{([A-Z0-9_]+)/g)].map((m) => m[1]!);
@@ -34,8 +41,8 @@ describe('deployment files', () => {
     expect(compose.services.postgres!.image).toMatch(/^postgres:16/);
   });
 
-  it('the README configuration table names every variable the configuration reads', () => {
-    const readme = read('README.md');
+  it('the configuration table of docs/configuration.md names every variable the configuration reads', () => {
+    const readme = read('docs/configuration.md');
     const names = [...read('libs/config/src/load-config.ts').matchAll(/read\('([A-Z0-9_]+)'\)/g)].map((m) => m[1]!);
     expect(names.length).toBeGreaterThan(10);
     for (const name of new Set(names)) expect(readme, name).toContain(`\`${name}\``);

@@ -31,5 +31,11 @@ export function benchConfig(options: { databaseUrl: string; publicUrl: string; p
     mailRetryHours: 24,
     outboxLeaseSeconds: 20,
     shutdownTimeoutSeconds: 10,
+    federationPrivateIssuers: [],
+    webhookPrivateTargets: [],
+    outboundCa: undefined,
+    auditSyslogUrl: undefined,
+    auditHecUrl: undefined,
+    auditHecToken: undefined,
   };
 }

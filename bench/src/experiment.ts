@@ -3,41 +3,26 @@ import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { printProfileSummary } from './cpu-profile.js';
 import { ALGORITHMS, type Algorithm } from './protocol.js';
-import {
-  type Target,
-  cpuSeconds,
-  failures,
-  load,
-  median,
-  onServer,
-  pin,
-  repoRoot,
-  round,
-  startServer,
-  stopServer,
-  verifyOneToken,
-} from './harness.js';
+import { type Target, failures, measure, median, onServer, pin, repoRoot, round } from './harness.js';
 import { profileGatehouse } from './server-windows.js';
 import { assertionExperiment } from './assertion-experiment.js';
 import { interleaveExperiment } from './interleave-experiment.js';
+import { memoryExperiment } from './memory-experiment.js';
 import { missExperiment } from './miss-experiment.js';
 import { sweepExperiment } from './sweep-experiment.js';
 import { provision, targets } from './provision.js';
 
 /**
  * Quick A/B of the token path (`node dist/bench/src/experiment.js [ES256|RS256] [rounds]`): Gatehouse
- * and the ceiling alternated over a few rounds, each with a short warm-up and a 10 s run; reports
+ * and the ceiling alternated over a few rounds, each with a 3 s warm-up and a 10 s run; reports
  * tokens/s and server CPU µs per token (median of the rounds) and their ratios. For trying a change
- * to the hot path before a full `npm run bench`. With `--profile`, Gatehouse and the ceiling are profiled
+ * to the hot path with more rounds or another algorithm than `npm run bench -- --quick` takes. With `--profile`, Gatehouse and the ceiling are profiled
  * instead and the top frames are printed. With `--assertions`, client assertions against secrets on
  * Gatehouse (as in the full run's `assertions`), profiled with `--profile`. With `--misses`, see
  * miss-experiment.ts; with `--sweep`, sweep-experiment.ts. With `--also=<node flag>`, Gatehouse
  * started with that flag after the image's is a third server of each round (`variant`). With
  * `--interleave`, short bursts on servers started once instead of rounds (interleave-experiment.ts).
  */
-const WARMUP = 3;
-const DURATION = 10;
-
 type Name = 'gatehouse' | 'ceiling' | 'variant';
 
 interface Sample {
@@ -45,21 +30,10 @@ interface Sample {
   cpuUsPerToken: number;
 }
 
+/** A fresh server: one token verified, the warm-up, then the measured run (the full run's `measure`). */
 async function sample(target: Target, alg: Algorithm): Promise<Sample> {
-  const server = await startServer(target);
-  try {
-    await verifyOneToken(target, server, alg);
-    await load(target, server, WARMUP);
-    const before = cpuSeconds(server.pid);
-    const result = await load(target, server, DURATION);
-    const tokens = Math.max(1, result['2xx']);
-    return {
-      tokensPerSec: round(result['2xx'] / result.duration, 0),
-      cpuUsPerToken: round(((cpuSeconds(server.pid) - before) * 1e6) / tokens, 0),
-    };
-  } finally {
-    await stopServer(server);
-  }
+  const { result, cpuUsPerToken } = await measure(target, alg);
+  return { tokensPerSec: result.tokensPerSec, cpuUsPerToken };
 }
 
 async function experiment(): Promise<number> {
@@ -76,6 +50,7 @@ async function experiment(): Promise<number> {
     const all = targets(provisioned, alg);
     if (process.argv.includes('--assertions')) return await assertionExperiment(provisioned, all, rounds);
     if (process.argv.includes('--misses')) return await missExperiment(provisioned, all);
+    if (process.argv.includes('--memory')) return await memoryExperiment(provisioned, all);
     if (process.argv.includes('--sweep')) return await sweepExperiment(provisioned, all);
     if (process.argv.includes('--profile')) {
       for (const name of ['gatehouse', 'ceiling']) {

@@ -3,6 +3,7 @@ import type { AppConfig } from '@gatehouse/config';
 import { tuneHeapForServing } from '@gatehouse/http';
 import { createIdentityApp } from '../../apps/identity/src/identity.app.js';
 import { benchConfig } from './bench-config.js';
+import { answerMemoryRequests } from './memory-report.js';
 import { announceReady, exitOnSignal, requiredEnv } from './protocol.js';
 
 /**
@@ -26,4 +27,5 @@ const config = {
 const app = await createIdentityApp({ config });
 await app.listen(port, '127.0.0.1');
 announceReady();
+answerMemoryRequests();
 exitOnSignal(() => app.close());

@@ -10,19 +10,13 @@ import autocannon, { type AutocannonResult } from 'autocannon';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import pg from 'pg';
 import { freePort } from '@gatehouse/database';
+import { settings } from './plan.js';
 import type { Algorithm, ReadyMessage } from './protocol.js';
 
 export type { Provisioned } from './provision.js';
+export { type RunSettings, settings, smoke } from './plan.js';
 
 export type ServerName = 'gatehouse' | 'oidc-provider' | 'ceiling';
-
-export interface RunSettings {
-  connections: number;
-  warmupSeconds: number;
-  durationSeconds: number;
-  /** Each server is measured this many times per algorithm, in alternation; figures are medians. */
-  rounds: number;
-}
 
 export interface ServerResult {
   server: ServerName;
@@ -53,7 +47,6 @@ export interface RunningServer {
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const repoRoot = resolve(here, '../../..');
-export const smoke = process.argv.includes('--smoke');
 /**
  * For autocannon runs of a fixed number of requests: it ends a run at its next sample, and samples
  * are a second apart by default — a smoke run of 40 requests took 1 s whatever the server did.
@@ -62,9 +55,6 @@ export const smoke = process.argv.includes('--smoke');
  */
 export const PROMPT_END = { sampleInt: 50 } as const;
 
-export const settings: RunSettings = smoke
-  ? { connections: 10, warmupSeconds: 1, durationSeconds: 1, rounds: 1 }
-  : { connections: 20, warmupSeconds: 3, durationSeconds: 10, rounds: 3 };
 const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const cores = availableParallelism();
 export const pin = cores >= 2 && hasTaskset();
@@ -105,7 +95,7 @@ export async function onServer(sql: string): Promise<void> {
   }
 }
 
-/** The PostgreSQL settings the scale figures depend on (README, "PostgreSQL for millions of rows"). */
+/** The PostgreSQL settings the scale figures depend on (docs/operations.md, "PostgreSQL for millions of rows"). */
 export async function postgresSettings(): Promise<Record<string, string>> {
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();

@@ -26,7 +26,7 @@ const { selfWarmSeconds, realtime, ...options } = JSON.parse(requiredEnv('PACED_
  * sends and reads, runs at real-time priority (`chrt`, needs root or CAP_SYS_NICE); V8's helper
  * threads, started before it, keep theirs (all threads at real-time starved the database once: a
  * sweep of 88 s). Off by default, since it makes the sweep of a million slower (9 % on a fast host,
- * 25–100 % on slower ones); the runs of record use it (README, "Benchmark"). The result says how
+ * 25–100 % on slower ones); the runs of record use it (`--full` implies it). The result says how
  * the generator ran.
  */
 function policy(): string {

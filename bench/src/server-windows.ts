@@ -18,11 +18,10 @@ import {
 } from './harness.js';
 import { type PacedChildOptions, type PacedResult, failuresText } from './paced-load.js';
 import { type ProfileSummary, type ProfileWindow, monotonicMicros, summarizeCpuProfile } from './cpu-profile.js';
+import { realtimeGenerator } from './plan.js';
 import type { Algorithm } from './protocol.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-/** The paced load generator's sending thread at real-time priority (paced-load-child.ts says why and at what cost). */
-const realtimeGenerator = process.argv.includes('--realtime-generator');
 
 /**
  * p99 under open-loop load at a fixed rate (see paced-load.ts for why not autocannon's

@@ -1,4 +1,4 @@
-// The README's @azure/identity snippet, run as a daemon would run it: the only Gatehouse-specific
+// The @azure/identity snippet of docs/client-developers.md, run as a daemon would run it: the only Gatehouse-specific
 // settings are authorityHost and disableInstanceDiscovery; the development certificate is trusted
 // through NODE_EXTRA_CA_CERTS. Inputs come from the environment; prints the token's claims.
 import { ClientCertificateCredential } from '@azure/identity';

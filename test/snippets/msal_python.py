@@ -1,4 +1,4 @@
-# The README's MSAL Python snippet, run as a daemon would run it: Gatehouse needs only the
+# The MSAL Python snippet of docs/client-developers.md, run as a daemon would run it: Gatehouse needs only the
 # authority and validate_authority=False, instance_discovery=False; a development certificate is
 # trusted with REQUESTS_CA_BUNDLE. Inputs come from the environment; prints the token's claims.
 import base64

@@ -31,6 +31,12 @@ export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = 
     mailRetryHours: 24,
     outboxLeaseSeconds: 20,
     shutdownTimeoutSeconds: 10,
+    federationPrivateIssuers: [],
+    webhookPrivateTargets: [],
+    outboundCa: undefined,
+    auditSyslogUrl: undefined,
+    auditHecUrl: undefined,
+    auditHecToken: undefined,
     ...overrides,
   };
 }

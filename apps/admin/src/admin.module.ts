@@ -5,6 +5,7 @@ import { ApisModule } from '@gatehouse/apis';
 import { AuditModule } from '@gatehouse/audit';
 import { ClientsModule } from '@gatehouse/clients';
 import { DocsModule } from '@gatehouse/docs';
+import { EventsModule } from '@gatehouse/events';
 import { InvitationsModule } from '@gatehouse/invitations';
 import { MailModule } from '@gatehouse/mail';
 import { ProvisioningModule } from '@gatehouse/provisioning';
@@ -28,6 +29,7 @@ import { SigningKeysController } from './controllers/signing-keys.controller.js'
 import { TenantController } from './controllers/tenant.controller.js';
 import { UserCredentialsController } from './controllers/user-credentials.controller.js';
 import { UsersController } from './controllers/users.controller.js';
+import { WebhooksController } from './controllers/webhooks.controller.js';
 import { ProblemFilter } from './problem/problem.filter.js';
 import { createValidationPipe } from './problem/validation.js';
 
@@ -50,6 +52,7 @@ export const ADMIN_CONTROLLERS = [
   AccessRequestsController,
   ClientHandoversController,
   HandoversController,
+  WebhooksController,
 ];
 
 /** The internal admin app: the REST API under /admin/v1 and the operators' console under /console. */
@@ -72,6 +75,7 @@ export class AdminModule {
         ConsoleModule,
         AccessProvisioningModule,
         ProvisioningModule,
+        EventsModule,
       ],
       controllers: ADMIN_CONTROLLERS,
       providers: [

@@ -53,6 +53,11 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   for (const [name, description] of adminApiTags()) builder.addTag(name, description);
   const document = SwaggerModule.createDocument(app, builder.build(), { extraModels: [ProblemResponse, FieldProblemResponse] });
   for (const [path, item] of Object.entries(document.paths) as Array<[string, PathItemObject]>) {
+    // Every app's health paths (libs/http) are for the orchestrator, not part of the admin API.
+    if (path.startsWith('/health/')) {
+      delete document.paths[path];
+      continue;
+    }
     for (const method of METHODS) {
       const operation = item[method];
       if (operation) declareCommonProblems(path, method, operation);

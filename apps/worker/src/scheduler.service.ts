@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { LoginService } from '@gatehouse/accounts';
 import { SecretExpiryWarningService } from '@gatehouse/clients';
+import { AuditStreamService, WebhookDeliveryService } from '@gatehouse/events';
 import { HandoverSweepService } from '@gatehouse/handovers';
 import { InvitationSweepService } from '@gatehouse/invitations';
 import { OutboxDeliveryService } from '@gatehouse/mail';
@@ -34,6 +35,8 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
     private readonly secretWarnings: SecretExpiryWarningService,
     private readonly accessRequests: AccessRequestSweepService,
     private readonly handovers: HandoverSweepService,
+    private readonly webhooks: WebhookDeliveryService,
+    private readonly auditStream: AuditStreamService,
     @Inject(WORKER_JOB_OPTIONS) private readonly options: WorkerJobOptions,
   ) {}
 
@@ -48,6 +51,18 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
     this.every(schedules.sessionPurge, () => this.sessions.purgeEnded());
     this.every(schedules.accessRequestExpiry, () => this.accessRequests.expireUnconfirmed());
     this.every(schedules.handoverExpiry, () => this.handovers.expireOverdue());
+    this.every(schedules.webhookDelivery, () => this.deliverWebhooks());
+    this.every(schedules.auditStreaming, () => this.streamAudit());
+  }
+
+  /** One audit streaming pass over each configured sink. */
+  streamAudit(): Promise<number> {
+    return this.auditStream.streamDue(this.options.auditStream, () => this.stopping);
+  }
+
+  /** One webhook pass: every subscription with due events, each in order, until none is due. */
+  deliverWebhooks(): Promise<number> {
+    return this.webhooks.deliverDue(this.options.webhooks, () => this.stopping);
   }
 
   /** Failure counters whose window and block are over, and jtis of client assertions that expired. */

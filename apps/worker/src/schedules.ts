@@ -27,6 +27,10 @@ export const SCHEDULES = {
   accessRequestExpiry: { name: 'access-request-expiry', everyMs: 5 * 60 * 1000 },
   /** Expires unrevealed credential handovers (no secret was created) and tells the contact person. */
   handoverExpiry: { name: 'handover-expiry', everyMs: 5 * 60 * 1000 },
+  /** Sends due webhook deliveries: per subscription in order, one in flight, retried with backoff for 3 days. */
+  webhookDelivery: { name: 'webhook-delivery', everyMs: 1000 },
+  /** Streams new audit events to AUDIT_SYSLOG_URL / AUDIT_HEC_URL from each sink's cursor (nothing when none is set). */
+  auditStreaming: { name: 'audit-streaming', everyMs: 1000 },
 } satisfies Record<string, Schedule>;
 
 export type ScheduleKey = keyof typeof SCHEDULES;

@@ -1,3 +1,4 @@
+import type { AuditStreamSettings, WebhookDeliverySettings } from '@gatehouse/events';
 import type { DeliverySettings } from '@gatehouse/mail';
 import type { ScheduleKey } from './schedules.js';
 
@@ -7,6 +8,9 @@ export interface WorkerJobOptions {
   delivery?: Partial<DeliverySettings>;
   deliveryBatchSize?: number;
   sweepBatchSize?: number;
+  /** Webhook sending: lanes, batch, timeout, retry schedule (tests use short waits). */
+  webhooks?: Partial<WebhookDeliverySettings>;
+  auditStream?: Partial<AuditStreamSettings>;
 }
 
 export const WORKER_JOB_OPTIONS = Symbol('WORKER_JOB_OPTIONS');

@@ -3,6 +3,7 @@ import { ScheduleModule } from '@nestjs/schedule';
 import { AccountsModule } from '@gatehouse/accounts';
 import { ClientsModule } from '@gatehouse/clients';
 import type { AppConfig } from '@gatehouse/config';
+import { AuditStreamModule, EventsModule } from '@gatehouse/events';
 import { HandoversModule } from '@gatehouse/handovers';
 import { InvitationsModule } from '@gatehouse/invitations';
 import { MailModule } from '@gatehouse/mail';
@@ -35,6 +36,8 @@ export class WorkerModule {
         SessionsModule,
         RequestsModule,
         HandoversModule,
+        EventsModule,
+        AuditStreamModule,
         ScheduleModule.forRoot(),
       ],
       providers: [SchedulerService, { provide: WORKER_JOB_OPTIONS, useValue: options.jobs ?? {} }],

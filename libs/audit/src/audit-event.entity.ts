@@ -13,6 +13,8 @@ export type ActorType = 'user' | 'client' | 'system';
 @Index('audit_events_target_keyset_idx', { synchronize: false })
 @Index('audit_events_actor_keyset_idx', { synchronize: false })
 @Index('audit_events_actor_client_keyset_idx', { synchronize: false })
+/** A BRIN index over `transaction_id` (migration WebhooksAndAuditStreaming): audit streaming reads the log's tail by it. */
+@Index('audit_events_transaction_brin_idx', { synchronize: false })
 export class AuditEvent {
   /** Time-ordered (UUID version 7, made by the database): new rows go to the primary key's right edge. */
   @PrimaryColumn({ type: 'uuid', default: () => 'gatehouse_uuid_v7()' })
@@ -71,4 +73,12 @@ export class AuditEvent {
   /** Where the request that made the change came from; `null` for the system and for older events. */
   @Column({ type: 'text', nullable: true })
   sourceAddress: string | null;
+
+  /**
+   * The writing transaction's id (`xid8`, set by the database): audit streaming reads the log in
+   * (transaction, id) order, only past transactions that have all ended, so no event is skipped.
+   * `null` on events written before streaming existed (no table rewrite when it was added).
+   */
+  @Column({ type: 'bigint', nullable: true, default: () => 'gatehouse_transaction_id()', select: false, insert: false, update: false })
+  transactionId?: string;
 }

@@ -41,16 +41,17 @@ export class AuditRepository {
   /**
    * One event, in the transaction of the change it records, with the names of its actor and
    * target as they are at this moment (read in the same statement; `targetName` when the caller
-   * knows it better, e.g. of a row it just deleted).
+   * knows it better, e.g. of a row it just deleted). Returns its id (made by the database).
    */
-  async insert(em: EntityManager, event: NewAuditEvent): Promise<void> {
+  async insert(em: EntityManager, event: NewAuditEvent): Promise<string> {
     const targetName = targetNameSql(event.targetType);
     const targetUuid = targetName ? [uuidOrNull(event.targetId)] : [];
-    await em.query(
+    const rows: Array<{ id: string }> = await em.query(
       `INSERT INTO audit_events (tenant_id, actor_type, actor_id, actor_client_id, actor_name, actor_username,
                                  action, target_type, target_id, target_name, details, request_id, source_address)
        VALUES ($1, $2, $5, $6, ${ACTOR_NAME_SQL}, ${ACTOR_USERNAME_SQL},
-               $7, $8, $9, COALESCE($10::text, ${targetName ?? 'NULL'}), $11::jsonb, $12, $13)`,
+               $7, $8, $9, COALESCE($10::text, ${targetName ?? 'NULL'}), $11::jsonb, $12, $13)
+       RETURNING id`,
       [
         event.tenantId,
         event.actorType,
@@ -68,6 +69,7 @@ export class AuditRepository {
         ...targetUuid,
       ],
     );
+    return rows[0]!.id;
   }
 
   /**

@@ -4,7 +4,7 @@ import type { Actor } from './actor.js';
 import { AuditError, AuditErrorCode } from './audit.errors.js';
 import { AuditLookupRepository } from './audit-lookup.repository.js';
 import { AuditRepository } from './audit.repository.js';
-import { type AuditEventView, toAuditEventView } from './audit.view.js';
+import { type AuditEventView, auditEventView } from './audit.view.js';
 import { type PageRequest, type TwoWayPage, twoWayPage } from '@gatehouse/database';
 import type { AuditEvent } from './audit-event.entity.js';
 import { redactDetails } from './redact.js';
@@ -51,7 +51,12 @@ export class AuditService {
 
   /** Records a change inside the transaction (`em`) that makes it; secrets are redacted first. */
   async record(em: EntityManager, record: AuditRecord): Promise<void> {
-    await this.events.insert(em, {
+    await this.recordEvent(em, record);
+  }
+
+  /** {@link record}, answering the event's id (a test webhook delivery sends that very event). */
+  recordEvent(em: EntityManager, record: AuditRecord): Promise<string> {
+    return this.events.insert(em, {
       tenantId: record.tenantId,
       actorType: record.actor.type,
       actorId: record.actor.userId ?? record.actor.clientId,
@@ -78,14 +83,14 @@ export class AuditService {
       this.idsOf(tenantId, 'target', filter.target),
     ]);
     const query = { tenantId, actors, action: filter.action, targets, since: filter.since, until: filter.until };
-    return twoWayPage(filter, (range) => this.events.find({ ...query, ...range }), position, toAuditEventView);
+    return twoWayPage(filter, (range) => this.events.find({ ...query, ...range }), position, auditEventView);
   }
 
   /** One event of the tenant. */
   async get(tenantId: string, id: string): Promise<AuditEventView> {
     const event = UUID.test(id) ? await this.events.findOne(tenantId, id) : null;
     if (!event) throw new AuditError(AuditErrorCode.NotFound, 'No such audit event.');
-    return toAuditEventView(event);
+    return auditEventView(event);
   }
 
   /** The filtered log for an export, newest first, page by page, at most {@link AUDIT_EXPORT_LIMIT} events. */

@@ -23,7 +23,8 @@ export interface AuditEventView {
   sourceAddress: string | null;
 }
 
-export function toAuditEventView(row: AuditEvent): AuditEventView {
+/** An audit row as the API shows it (the REST log, the console, webhook bodies, the SIEM stream). */
+export function auditEventView(row: AuditEvent): AuditEventView {
   return {
     id: row.id,
     occurredAt: row.occurredAt.toISOString(),

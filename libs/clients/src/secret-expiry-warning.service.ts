@@ -118,15 +118,13 @@ export class SecretExpiryWarningService {
     const rendered = rows.map((row) => ({ row, ...render(row), mailed: isSingleAddress(row.contact_email) }));
     const mails = rendered.filter((r) => r.mailed).map((r) => ({ tenantId: r.row.tenant_id, to: r.row.contact_email!, mail: r.mail }));
     await this.outbox.enqueueMany(em, mails);
+    const kind = action === 'client.secret.expiry_warned' ? 'secret' : 'certificate';
     for (const { row, details, mailed } of rendered) {
-      await this.audit.record(em, {
-        tenantId: row.tenant_id,
-        actor: SYSTEM_ACTOR,
-        action,
-        targetType: 'client',
-        targetId: row.client_id,
-        details: { ...details, expiresAt: new Date(row.expires_at).toISOString(), mailed },
-      });
+      const expiresAt = new Date(row.expires_at).toISOString();
+      const event = { tenantId: row.tenant_id, actor: SYSTEM_ACTOR, targetType: 'client', targetId: row.client_id };
+      await this.audit.record(em, { ...event, action, details: { ...details, expiresAt, mailed } });
+      // The same fact for webhook subscribers and SIEMs, under one name for every kind of credential (§13).
+      await this.audit.record(em, { ...event, action: 'client.credential.expiring', details: { kind, ...details, expiresAt } });
     }
     return { warned: rows.length, mailed: mails.length };
   }

@@ -51,6 +51,17 @@ export interface AppConfig {
   outboxLeaseSeconds: number;
   /** On SIGTERM, how long in-flight requests and the current outbox batch may take to finish. */
   shutdownTimeoutSeconds: number;
+  /** Federated-credential issuers (URLs) whose host may resolve to private addresses (§11). */
+  federationPrivateIssuers: string[];
+  /** Webhook endpoints (URLs) whose host may resolve to private addresses (§13). */
+  webhookPrivateTargets: string[];
+  /** PEM certificates trusted for outbound https beside the system's (`OUTBOUND_CA_FILE`). */
+  outboundCa: string | undefined;
+  /** Audit streaming to syslog (`AUDIT_SYSLOG_URL`, `tcp://` or `tls://host:port`), RFC 5424 over TCP (§13). */
+  auditSyslogUrl: string | undefined;
+  /** Audit streaming to Splunk's HTTP Event Collector (`AUDIT_HEC_URL`, https) with `AUDIT_HEC_TOKEN` (§13). */
+  auditHecUrl: string | undefined;
+  auditHecToken: string | undefined;
 }
 
 export class ConfigError extends Error {

@@ -78,6 +78,23 @@ describe('loadConfig', () => {
     ).toEqual(['DEV_TLS is for development; set TLS_CERT_FILE and TLS_KEY_FILE in production']);
   });
 
+  it('reads the outbound allow-lists as https URLs and OUTBOUND_CA_FILE as a PEM file', () => {
+    const dir = dataDir();
+    const config = loadConfig({
+      DATA_DIR: dir,
+      FEDERATION_PRIVATE_ISSUERS: 'https://issuer.cluster.local, https://10.0.0.5:8443/realm',
+      WEBHOOK_PRIVATE_TARGETS: '',
+    });
+    expect(config.federationPrivateIssuers).toEqual(['https://issuer.cluster.local', 'https://10.0.0.5:8443/realm']);
+    expect(config.webhookPrivateTargets).toEqual([]);
+    expect(config.outboundCa).toBeUndefined();
+    const problems = problemsOf({ DATA_DIR: dir, WEBHOOK_PRIVATE_TARGETS: 'http://hooks.local', OUTBOUND_CA_FILE: join(dir, 'none.pem') });
+    expect(problems).toEqual([
+      'WEBHOOK_PRIVATE_TARGETS must list https:// URLs (got "http://hooks.local")',
+      'OUTBOUND_CA_FILE names a file that does not exist',
+    ]);
+  });
+
   it('generates development keys once into DATA_DIR, readable by the owner only', () => {
     const dir = dataDir();
     const first = loadConfig({ DATA_DIR: dir });

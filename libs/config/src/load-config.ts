@@ -65,6 +65,11 @@ export function loadConfig(env: Env): AppConfig {
     if (file && !existsSync(file)) problems.push(`${name} names a file that does not exist`);
   }
   const trustProxy = parseTrustProxy(read('TRUST_PROXY'));
+  const federationPrivateIssuers = httpsUrls(read('FEDERATION_PRIVATE_ISSUERS'), 'FEDERATION_PRIVATE_ISSUERS', problems);
+  const webhookPrivateTargets = httpsUrls(read('WEBHOOK_PRIVATE_TARGETS'), 'WEBHOOK_PRIVATE_TARGETS', problems);
+  const outboundCaFile = read('OUTBOUND_CA_FILE');
+  if (outboundCaFile && !existsSync(outboundCaFile)) problems.push('OUTBOUND_CA_FILE names a file that does not exist');
+  const auditSinks = auditStreaming(read, problems);
 
   const production = nodeEnv === 'production';
   if (production && devTls) problems.push('DEV_TLS is for development; set TLS_CERT_FILE and TLS_KEY_FILE in production');
@@ -108,6 +113,10 @@ export function loadConfig(env: Env): AppConfig {
     mailRetryHours: mailRetryHours!,
     outboxLeaseSeconds: outboxLeaseSeconds!,
     shutdownTimeoutSeconds: shutdownTimeoutSeconds!,
+    federationPrivateIssuers,
+    webhookPrivateTargets,
+    outboundCa: outboundCaFile ? readFileSync(outboundCaFile, 'utf8') : undefined,
+    ...auditSinks,
   };
 }
 
@@ -179,6 +188,34 @@ function key(value: string | undefined, name: string, problems: string[]): Buffe
     return undefined;
   }
   return bytes.subarray(0, 32);
+}
+
+/** A comma-separated list of https URLs (allow-lists of outbound destinations). */
+function httpsUrls(value: string | undefined, name: string, problems: string[]): string[] {
+  const entries = (value ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  for (const entry of entries) {
+    if (!/^https:\/\/[^\s/]+/.test(entry) || !URL.canParse(entry)) problems.push(`${name} must list https:// URLs (got "${entry}")`);
+  }
+  return entries;
+}
+
+/** The audit streaming sinks (§13): a syslog URL with a port, an https HEC URL that comes with its token. */
+function auditStreaming(read: (name: string) => string | undefined, problems: string[]) {
+  const auditSyslogUrl = read('AUDIT_SYSLOG_URL');
+  if (auditSyslogUrl !== undefined) {
+    const url = URL.canParse(auditSyslogUrl) ? new URL(auditSyslogUrl) : undefined;
+    if (!url || !['tcp:', 'tls:'].includes(url.protocol) || !url.hostname || !url.port || url.pathname.length > 1 || url.username) {
+      problems.push(`AUDIT_SYSLOG_URL must be tcp://host:port or tls://host:port (got "${auditSyslogUrl}")`);
+    }
+  }
+  const auditHecUrl = read('AUDIT_HEC_URL');
+  const auditHecToken = read('AUDIT_HEC_TOKEN');
+  if (auditHecUrl !== undefined && (!/^https:\/\/[^\s/@]+/.test(auditHecUrl) || !URL.canParse(auditHecUrl))) {
+    problems.push(`AUDIT_HEC_URL must be an https:// URL without credentials (got "${auditHecUrl}")`);
+  }
+  if (Boolean(auditHecUrl) !== Boolean(auditHecToken)) problems.push('AUDIT_HEC_URL and AUDIT_HEC_TOKEN must be set together');
+  if (auditHecToken !== undefined && /[\s"]/.test(auditHecToken)) problems.push('AUDIT_HEC_TOKEN must be one word');
+  return { auditSyslogUrl, auditHecUrl, auditHecToken };
 }
 
 function parseTrustProxy(value: string | undefined): false | string[] {

@@ -7,7 +7,7 @@ const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 /** 43 base62 characters: 43 × log2(62) ≈ 256.03 bits. */
 const RANDOM_LENGTH = 43;
 const CHECKSUM_LENGTH = 6;
-/** What a secret scanner looks for (also in the README). */
+/** What a secret scanner looks for (also in docs/operators.md). */
 export const CLIENT_SECRET_PATTERN = /\bgte_[0-9A-Za-z]{49}\b/;
 
 /**

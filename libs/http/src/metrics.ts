@@ -44,7 +44,12 @@ export class MetricsRegistry {
   readonly cacheHits = new Tally();
   readonly cacheMisses = new Tally();
   readonly notifyReconnects = new Tally();
+  /** Webhook attempts, by result: delivered, failed (tried again later), given_up, gone. */
+  readonly webhookAttempts = new LabeledTally();
+  /** Audit events handed to a streaming sink, by sink (syslog, hec). */
+  readonly auditStreamed = new LabeledTally();
   private outbox: (() => Promise<OutboxFigures>) | undefined;
+  private auditStreamLag: (() => Promise<Map<string, number>>) | undefined;
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
@@ -88,8 +93,31 @@ export class MetricsRegistry {
       'LISTEN/NOTIFY connections re-made after a loss',
       this.notifyReconnects,
     );
+    exposeLabeledTally(r, 'gatehouse_webhook_attempts_total', 'Webhook delivery attempts, by result', 'result', this.webhookAttempts);
+    exposeLabeledTally(r, 'gatehouse_audit_streamed_total', 'Audit events sent to a streaming sink, by sink', 'sink', this.auditStreamed);
     this.exposeRatio();
     this.exposeOutbox();
+    this.exposeAuditStreamLag();
+  }
+
+  /** The worker tells how to measure each audit sink's lag (seconds behind the log); read at scrape time. */
+  measureAuditStreamLagWith(measure: () => Promise<Map<string, number>>): void {
+    this.auditStreamLag ??= measure;
+  }
+
+  private exposeAuditStreamLag(): void {
+    const measure = () => this.auditStreamLag?.().catch(() => undefined);
+    new Gauge({
+      name: 'gatehouse_audit_stream_lag_seconds',
+      help: 'Age of the oldest audit event a streaming sink has not been sent yet (0: caught up)',
+      labelNames: ['sink'],
+      registers: [this.registry],
+      async collect() {
+        const lags = await measure();
+        this.reset();
+        for (const [sink, seconds] of lags ?? []) this.set({ sink }, seconds);
+      },
+    });
   }
 
   /** The worker tells how to measure the outbox; read at scrape time (one indexed query). */

@@ -13,3 +13,4 @@ export * from './email-admin.service.js';
 export * from './mail.module.js';
 export * from './staff-templates.js';
 export * from './credential-templates.js';
+export * from './webhook-templates.js';

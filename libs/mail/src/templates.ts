@@ -20,7 +20,9 @@ export interface RenderedEmail {
     | 'handover-sent'
     | 'handover-expired'
     // staff-templates.ts:
-    | 'staff-invitation';
+    | 'staff-invitation'
+    // webhook-templates.ts:
+    | 'webhook-trouble';
   subject: string;
   text: string;
   html: string;

@@ -10,6 +10,7 @@ import { AuditEvent } from '@gatehouse/audit';
 import { Session } from '@gatehouse/sessions';
 import { AccessRequest, AccessRequestThrottle } from '@gatehouse/requests';
 import { CredentialHandover } from '@gatehouse/handovers';
+import { AuditStreamCursor, WebhookDelivery, WebhookSubscription } from '@gatehouse/events';
 
 /** Every entity of every context: the complete schema that migrations are generated from. */
 export const ENTITIES = [
@@ -42,4 +43,7 @@ export const ENTITIES = [
   AccessRequest,
   AccessRequestThrottle,
   CredentialHandover,
+  WebhookSubscription,
+  WebhookDelivery,
+  AuditStreamCursor,
 ];

@@ -6,6 +6,7 @@ import { ApisModule } from '@gatehouse/apis';
 import { AuditModule } from '@gatehouse/audit';
 import { ClientsModule } from '@gatehouse/clients';
 import { DocsModule } from '@gatehouse/docs';
+import { EventsModule } from '@gatehouse/events';
 import { HandoversModule } from '@gatehouse/handovers';
 import { InvitationsModule } from '@gatehouse/invitations';
 import { MailModule } from '@gatehouse/mail';
@@ -53,6 +54,8 @@ import { StaffPresenter } from './staff/staff.presenter.js';
 import { UserActionsPresenter } from './users/user-actions.presenter.js';
 import { UsersController } from './users/users.controller.js';
 import { UsersPresenter } from './users/users.presenter.js';
+import { WebhooksConsoleController } from './webhooks/webhooks.controller.js';
+import { WebhooksPresenter } from './webhooks/webhooks.presenter.js';
 
 /** The console's page groups, in the order their routes are tried. A new group adds its controller here. */
 export const CONSOLE_PAGES = [
@@ -66,6 +69,7 @@ export const CONSOLE_PAGES = [
   EmailConsoleController,
   AuditConsoleController,
   StaffController,
+  WebhooksConsoleController,
   KeysController,
   AccountController,
 ];
@@ -88,6 +92,7 @@ const PRESENTERS = [
   DocsPresenter,
   EmailPresenter,
   AuditPresenter,
+  WebhooksPresenter,
   KeysPresenter,
 ];
 
@@ -111,6 +116,7 @@ const PRESENTERS = [
     ClientsModule,
     ApisModule,
     HandoversModule,
+    EventsModule,
     TokensModule,
   ],
   controllers: [ConsoleAssetsController, ...CONSOLE_PAGES, ConsoleNotFoundController],

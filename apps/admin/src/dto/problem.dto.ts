@@ -15,4 +15,6 @@ export class ProblemResponse {
   @ApiProperty({ description: 'Stable machine-readable code', example: 'validation_failed' }) code: string;
   @ApiPropertyOptional({ type: [FieldProblemResponse], description: 'Each field that failed, once' }) errors?: FieldProblemResponse[];
   @ApiPropertyOptional({ description: 'Also in the server log (5xx only)' }) errorId?: string;
+  @ApiPropertyOptional({ type: [String], description: 'A webhook event filter naming no known event: every event a filter may name' })
+  knownEvents?: string[];
 }

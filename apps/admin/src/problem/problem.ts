@@ -14,6 +14,8 @@ export interface Problem {
   code: string;
   errors?: FieldProblem[];
   errorId?: string;
+  /** An event filter that names no known event: the events there are. */
+  knownEvents?: readonly string[];
 }
 
 const TITLES: Record<number, string> = {

@@ -1,14 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import {
-  type AuthenticationResponseJSON,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import { isUUID } from 'class-validator';
 import { DataSource } from 'typeorm';
@@ -20,6 +16,13 @@ import { MfaRepository } from './mfa.repository.js';
 import type { Passkey } from './passkey.entity.js';
 import { PasskeyRepository } from './passkey.repository.js';
 import type { SecondFactorOutcome } from './second-factor.service.js';
+
+/**
+ * @simplewebauthn/server and the ASN.1 libraries under it (≈ 4 MB of heap, 10 MB of RSS) are loaded
+ * at the first passkey operation, not by every process that imports the accounts context: the
+ * identity replicas and the workers never use them.
+ */
+const webauthn = () => import('@simplewebauthn/server');
 
 /** Who the passkeys are for: the admin app's host as WebAuthn's relying party, and its origin. */
 export interface RelyingParty {
@@ -58,6 +61,7 @@ export class PasskeyService {
   async registrationOptions(tenantId: string, user: { id: string; username: string; displayName: string }, rp: RelyingParty): Promise<PublicKeyCredentialCreationOptionsJSON> {
     if (!(await this.factors.hasConfirmed(user.id))) throw new MfaError(MfaErrorCode.NotEnrolled, 'Set up an authenticator app first.');
     const existing = await this.passkeys.listOf(tenantId, user.id);
+    const { generateRegistrationOptions } = await webauthn();
     return generateRegistrationOptions({
       rpName: rp.name,
       rpID: rp.id,
@@ -72,6 +76,7 @@ export class PasskeyService {
 
   /** Verifies the new credential against the session's challenge and keeps its public key. */
   async register(tenantId: string, userId: string, response: RegistrationResponseJSON, expected: { challenge: string; rp: RelyingParty; name: string }): Promise<boolean> {
+    const { verifyRegistrationResponse } = await webauthn();
     const verification = await verifyRegistrationResponse({
       response,
       expectedChallenge: expected.challenge,
@@ -99,6 +104,7 @@ export class PasskeyService {
   async authenticationOptions(tenantId: string, userId: string, rp: RelyingParty): Promise<PublicKeyCredentialRequestOptionsJSON | null> {
     const mine = await this.passkeys.listOf(tenantId, userId);
     if (!mine.length) return null;
+    const { generateAuthenticationOptions } = await webauthn();
     return generateAuthenticationOptions({ rpID: rp.id, allowCredentials: mine.map((p) => ({ id: p.credentialId, transports: p.transports as never })), userVerification: 'preferred' });
   }
 
@@ -128,6 +134,7 @@ export class PasskeyService {
   }
 
   private async check(passkey: Passkey, response: AuthenticationResponseJSON, challenge: string, rp: RelyingParty): Promise<boolean> {
+    const { verifyAuthenticationResponse } = await webauthn();
     const verification = await verifyAuthenticationResponse({
       response,
       expectedChallenge: challenge,

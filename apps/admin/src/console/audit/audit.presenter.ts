@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { AuditError, type AuditEventView, AuditService, AUDIT_EXPORT_LIMIT } from '@gatehouse/audit';
+import { KNOWN_EVENTS } from '@gatehouse/events';
 import { type FieldErrors, csvLine, html, listUrl } from '@gatehouse/views';
 import { AuditQueryDto } from '../../dto/tenant-audit.dto.js';
 import { parseInput, queryField } from '../frame/console-forms.js';
@@ -85,7 +86,7 @@ export class AuditPresenter {
       action: html`<a class="button secondary" href="${listUrl(`${path}/export.csv`, { ...filters })}" download
         >Export CSV<span class="visually-hidden"> of the filtered events (the newest ${AUDIT_EXPORT_LIMIT.toLocaleString('en')})</span></a
       >`,
-      body: auditPage({ path, filters, errors, page, actions: await this.audit.actions(who.tenantId) }),
+      body: auditPage({ path, filters, errors, page, actions: await this.actions(who.tenantId) }),
       status: page ? 200 : 400,
     };
   }
@@ -112,6 +113,11 @@ export class AuditPresenter {
         chunks: this.csv(who.tenantId, value),
       },
     };
+  }
+
+  /** Every known action (the webhook catalogue's) and any other this tenant recorded, in order. */
+  private async actions(tenantId: string): Promise<string[]> {
+    return [...new Set([...KNOWN_EVENTS, ...(await this.audit.actions(tenantId))])].sort();
   }
 
   /** A page of the log; a name that stands for too much is a message beside its field. */

@@ -4,6 +4,7 @@ import { AuditError } from '@gatehouse/audit';
 import { ClientError } from '@gatehouse/clients';
 import { InvalidCursorError } from '@gatehouse/database';
 import { DocError } from '@gatehouse/docs';
+import { WebhookError } from '@gatehouse/events';
 import { HandoverError } from '@gatehouse/handovers';
 import { InvitationError } from '@gatehouse/invitations';
 import { MailError } from '@gatehouse/mail';
@@ -12,6 +13,7 @@ import { AccessRequestError } from '@gatehouse/requests';
 import { TenantError } from '@gatehouse/tenants';
 import { accessRequestStatus, handoverStatus } from '../../problem/access-problems.js';
 import { auditStatus } from '../../problem/audit-problems.js';
+import { webhookStatus } from '../../problem/event-problems.js';
 import {
   accountStatus,
   apiStatus,
@@ -71,6 +73,7 @@ export function domainErrorStatus(error: unknown): number | null {
   if (error instanceof AccessRequestError) return accessRequestStatus(error.code);
   if (error instanceof HandoverError) return handoverStatus(error.code);
   if (error instanceof AuditError) return auditStatus(error.code);
+  if (error instanceof WebhookError) return webhookStatus(error.code);
   if (error instanceof InvalidCursorError) return 400;
   return null;
 }

@@ -28,6 +28,7 @@ export const CONSOLE_SECTIONS: ConsoleSection[] = [
   { label: 'Email', path: 'email', permission: 'Invitations.Manage', count: (q) => q.abandonedMail, countLabel: 'abandoned' },
   { label: 'Audit', path: 'audit', permission: 'Audit.Read' },
   { label: 'Staff', path: 'staff', permission: 'Tenant.Manage' },
+  { label: 'Webhooks', path: 'webhooks', permission: 'Tenant.Manage' },
   { label: 'Signing keys', path: 'keys', permission: 'Tenant.Manage' },
 ];
 
