@@ -21,7 +21,9 @@ import { TimeOrderedInvitationIds1795490000000 } from './1795490000000-TimeOrder
 import { InvitationExpiryByPosition1795480000000 } from './1795480000000-InvitationExpiryByPosition.js';
 import { AuditEventsWithoutTenantKey1795500000000 } from './1795500000000-AuditEventsWithoutTenantKey.js';
 import { RevokedSigningKeys1795537000001 } from './1795537000001-RevokedSigningKeys.js';
+import { ClientCreators1795842284709 } from './1795842284709-ClientCreators.js';
 import { WebhooksAndAuditStreaming1795842668452 } from './1795842668452-WebhooksAndAuditStreaming.js';
+import { SecondFactorLockout1795843632703 } from './1795843632703-SecondFactorLockout.js';
 import { AuditNamesAtWriteTime1795843770259 } from './1795843770259-AuditNamesAtWriteTime.js';
 
 /** Every migration, in order. Listed explicitly: a glob would load some files twice. */
@@ -49,6 +51,8 @@ export const MIGRATIONS = [
   TimeOrderedInvitationIds1795490000000,
   AuditEventsWithoutTenantKey1795500000000,
   RevokedSigningKeys1795537000001,
+  ClientCreators1795842284709,
   WebhooksAndAuditStreaming1795842668452,
+  SecondFactorLockout1795843632703,
   AuditNamesAtWriteTime1795843770259,
 ];

@@ -61,12 +61,11 @@ describe('admin API: guardrails', () => {
     expect((await call('get', '/tenant', admin.token)).status).toBe(200);
   });
 
-  it("a ContactPerson manages peers and plain users, but not a peer's operator clients", async () => {
+  it("a ContactPerson manages plain users, but neither peers (SECURITY 56) nor a peer's operator clients", async () => {
     const renamed = await call('patch', `/users/${otherContact.user.id}`, contact.token, { displayName: 'Renamed' });
-    expect(renamed.status).toBe(200);
-    expect(renamed.body.displayName).toBe('Renamed');
+    expectProblem(renamed, 403, 'user_privileged');
     const owned = await call('post', '/clients', contact.token, { displayName: 'peer tool', ownerUserId: otherContact.user.id });
-    expectProblem(owned, 403, 'owner_privileged');
+    expectProblem(owned, 403, 'owner_requires_administrator');
     expectProblem(await call('post', `/clients/${otherContact.clientId}/secrets`, contact.token, {}), 403, 'owner_privileged');
     const plain = await call('post', '/users', contact.token, { username: 'plain', email: 'plain@example.com', displayName: 'P' });
     expect((await call('post', `/users/${plain.body.id}/disable`, contact.token)).body.status).toBe('disabled');

@@ -116,7 +116,7 @@ describe('admin API: authentication, authorization, tenancy, validation', () => 
 
   it('ContactPerson cannot borrow an Administrator: no client owned by them, no secret for their client', async () => {
     const owned = await call('post', '/clients', contactA.token, { displayName: 'steal', ownerUserId: adminA.user.id });
-    expectProblem(owned, 403, 'owner_privileged');
+    expectProblem(owned, 403, 'owner_requires_administrator');
     const secret = await call('post', `/clients/${adminA.clientId}/secrets`, contactA.token, {});
     expectProblem(secret, 403, 'owner_privileged');
   });
@@ -131,18 +131,16 @@ describe('admin API: authentication, authorization, tenancy, validation', () => 
     expect((await call('get', '/users', auditorA.token)).status).toBe(200);
   });
 
-  it('an Administrator creates users with roles and a generated password shown once', async () => {
-    const created = await call('post', '/users', adminA.token, {
-      username: 'Carol',
-      email: 'carol@example.com',
-      displayName: 'Carol',
-      roles: ['ContactPerson'],
-      password: 'generate',
-    });
+  it('an Administrator creates users with roles (never with a generated password) and plain users with one shown once', async () => {
+    const staff = { username: 'Carol', email: 'carol@example.com', displayName: 'Carol', roles: ['ContactPerson'] };
+    expectProblem(await call('post', '/users', adminA.token, { ...staff, password: 'generate' }), 400, 'generated_password_for_staff');
+    const created = await call('post', '/users', adminA.token, staff);
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ username: 'Carol', roles: ['ContactPerson'], status: 'active', mustChangePassword: true });
-    expect(created.body.initialPassword).toMatch(/^[A-Za-z0-9_-]{24}$/);
-    const fetched = await call('get', `/users/${created.body.id}`, adminA.token);
+    expect(created.body.initialPassword).toBeUndefined();
+    const plain = await call('post', '/users', adminA.token, { username: 'frank', email: 'f@example.com', displayName: 'F', password: 'generate' });
+    expect(plain.body.initialPassword).toMatch(/^[A-Za-z0-9_-]{24}$/);
+    const fetched = await call('get', `/users/${plain.body.id}`, adminA.token);
     expect(fetched.body.initialPassword).toBeUndefined();
     const taken = await call('post', '/users', adminA.token, { username: 'carol', email: 'c@example.com', displayName: 'C' });
     expectProblem(taken, 409, 'username_taken');

@@ -29,7 +29,7 @@ describe('console passkeys', () => {
   }
 
   const failures = async () =>
-    ((await app.db.query(`SELECT failed_login_count AS n FROM users WHERE id = $1`, [member.id]))[0] as { n: number }).n;
+    ((await app.db.query(`SELECT failed_second_factor_count AS n FROM users WHERE id = $1`, [member.id]))[0] as { n: number }).n; // counted apart from passwords
 
   beforeAll(async () => {
     app = await startConsoleApp({ host: 'localhost' });
@@ -96,7 +96,7 @@ describe('console passkeys', () => {
     });
     expect(replayed.status()).toBe(401);
     await replay.close();
-    await app.db.query(`UPDATE users SET failed_login_count = 0 WHERE id = $1`, [member.id]);
+    await app.db.query(`UPDATE users SET failed_second_factor_count = 0, second_factor_locked_until = NULL WHERE id = $1`, [member.id]);
     const [used] = await app.db.query(`SELECT details FROM audit_events WHERE action = 'user.mfa.succeeded' AND target_id = $1 ORDER BY occurred_at DESC LIMIT 1`, [member.id]);
     expect(used.details).toMatchObject({ method: 'passkey', passkey: 'Test key' });
 
@@ -108,5 +108,22 @@ describe('console passkeys', () => {
     await page.getByRole('button', { name: 'Confirm and continue' }).click();
     await page.getByText('Passkey "Test key" removed').waitFor();
     expect(await app.db.query(`SELECT id FROM passkeys WHERE user_id = $1`, [member.id])).toEqual([]);
+  });
+
+  it('adding a passkey with a second factor older than five minutes asks for a code inline, then keeps the passkey as named (SECURITY 57)', async () => {
+    const ria = await app.staff.staff(app.tenantId, ['Auditor'], { username: 'ria' });
+    const page = await withAuthenticator();
+    await signInInBrowser(page, `${app.origin}/console/login`, ria, await app.staff.secondFactor(ria));
+    await app.db.query(`UPDATE sessions SET second_factor_at = now() - interval '6 minutes' WHERE user_id = $1`, [ria.id]);
+    await page.goto(`${app.origin}/console/account`);
+    await page.getByLabel('Name of a new passkey').fill('Laptop');
+    await page.getByRole('button', { name: 'Add a passkey' }).click();
+    await page.getByRole('heading', { name: 'Confirm it is you' }).waitFor();
+    expect(await app.db.query(`SELECT id FROM passkeys WHERE user_id = $1`, [ria.id])).toEqual([]);
+    await checkPage(page, shots, 'passkey-step-up');
+    await page.getByLabel('Authentication code').fill(await app.staff.secondFactor(ria));
+    await page.getByRole('button', { name: 'Confirm and continue' }).click();
+    await page.getByText('Passkey "Laptop" added').waitFor();
+    expect(await app.db.query(`SELECT name FROM passkeys WHERE user_id = $1`, [ria.id])).toEqual([{ name: 'Laptop' }]);
   });
 });

@@ -73,7 +73,8 @@ describe('admin API: operator clients belong to their owner and the Administrato
     const answers = await everyChange({ ...admin, certificateKeyId: certificate.body.keyId }, contact, minted.body.keyId);
     for (const [name, answer] of Object.entries(answers)) {
       expect(answer.status, name).toBe(403);
-      expect(answer.body.code, name).toBe('owner_privileged');
+      // Only an Administrator chooses a client's owner (SECURITY 55).
+      expect(answer.body.code, name).toBe(name === 'create' ? 'owner_requires_administrator' : 'owner_privileged');
     }
     expect(await secretKeyIds(admin.clientId)).toEqual(before);
     expect((await call('get', `/clients/${admin.clientId}/certificates`, admin.token)).body).toHaveLength(1);
@@ -106,7 +107,7 @@ describe('admin API: operator clients belong to their owner and the Administrato
 
   it("a partner's client stays the ContactPersons' to manage", async () => {
     const plain = await call('post', '/users', admin.token, { username: 'partner', email: 'p@example.com', displayName: 'P', password: 'generate' });
-    const owned = await call('post', '/clients', contact.token, { displayName: 'partner tool', ownerUserId: plain.body.id });
+    const owned = await call('post', '/clients', admin.token, { displayName: 'partner tool', ownerUserId: plain.body.id });
     expect(owned.status).toBe(201);
     const minted = await call('post', `/clients/${owned.body.clientId}/secrets`, peer.token, {});
     expect(minted.status).toBe(201);
@@ -126,7 +127,7 @@ describe('admin API: operator clients belong to their owner and the Administrato
 
   it('the rule follows the owner: a partner who is given a role takes their clients out of the ContactPersons’ reach', async () => {
     const user = await call('post', '/users', admin.token, { username: 'promoted', email: 'pr@example.com', displayName: 'Pr', password: 'generate' });
-    const owned = await call('post', '/clients', contact.token, { displayName: 'their tool', ownerUserId: user.body.id });
+    const owned = await call('post', '/clients', admin.token, { displayName: 'their tool', ownerUserId: user.body.id });
     expect((await call('post', `/clients/${owned.body.clientId}/secrets`, contact.token, {})).status).toBe(201);
     expect((await call('patch', `/users/${user.body.id}`, admin.token, { roles: ['Auditor'] })).status).toBe(200);
     expect((await call('post', `/clients/${owned.body.clientId}/secrets`, contact.token, {})).status).toBe(403);

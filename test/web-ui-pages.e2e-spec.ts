@@ -6,13 +6,9 @@ import { type Actor, SYSTEM_ACTOR } from '@gatehouse/audit';
 import { UserService } from '@gatehouse/accounts';
 import { DocService } from '@gatehouse/docs';
 import { InvitationService } from '@gatehouse/invitations';
-import { createIdentityApp } from '../apps/identity/src/identity.app.js';
 import { Screenshots, launchBrowser } from './support/browser.js';
-import { freePort } from './support/http-apps.js';
 import { NARROW, WIDE, checkPage, expectAccessible, scrollsSideways } from './support/page-checks.js';
-import { testConfig } from './support/test-config.js';
-import { type TestDatabase, createTestDatabase } from './support/test-database.js';
-import { WEB_PASSWORD, WebClient } from './support/web-client.js';
+import { WEB_PASSWORD, WebClient, logInInBrowser, startListeningWebApp } from './support/web-client.js';
 
 const NEW_PASSWORD = 'eleven quiet otters swimming';
 
@@ -22,31 +18,18 @@ const NEW_PASSWORD = 'eleven quiet otters swimming';
  * reachable and confirmed, one title per section, errors tied to their fields).
  */
 describe('web UI pages in a browser', () => {
-  let database: TestDatabase;
   let app: INestApplication;
+  let close: () => Promise<void>;
   let browser: Browser;
   let origin: string;
   let web: WebClient;
   let tenantId: string;
   const shots = new Screenshots('web-ui');
 
-  async function logIn(page: Page, username: string, password = WEB_PASSWORD): Promise<void> {
-    await page.goto(`${origin}/login`);
-    await page.getByLabel('Username').fill(username);
-    await page.getByLabel('Password', { exact: true }).fill(password);
-    await page.getByRole('button', { name: 'Log in' }).click();
-  }
+  const logIn = (page: Page, username: string, password = WEB_PASSWORD) => logInInBrowser(page, `${origin}/login`, username, password);
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    const port = await freePort();
-    origin = `http://127.0.0.1:${port}`;
-    app = await createIdentityApp({ config: testConfig(database.url, { publicUrl: origin }) });
-    await app.listen(port, '127.0.0.1');
-    const [row] = await app
-      .get(DataSource)
-      .query(`INSERT INTO tenants (slug, display_name) VALUES ('acme', 'Acme') RETURNING id`);
-    tenantId = row.id;
+    ({ app, origin, tenantId, close } = await startListeningWebApp());
     web = new WebClient(app, origin, tenantId);
     const carla = await app.get(UserService).create(tenantId, SYSTEM_ACTOR, {
       username: 'carla',
@@ -65,8 +48,7 @@ describe('web UI pages in a browser', () => {
 
   afterAll(async () => {
     await browser?.close();
-    await app?.close();
-    await database?.drop();
+    await close?.();
   });
 
   it('logged in at 390 px: the header fits with Log out in view; the Menu button holds the links', async () => {

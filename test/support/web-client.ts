@@ -1,8 +1,13 @@
 import type { INestApplication } from '@nestjs/common';
+import type { Page } from 'playwright-core';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { SYSTEM_ACTOR } from '@gatehouse/audit';
 import { UserService, hashPassword } from '@gatehouse/accounts';
+import { createIdentityApp } from '../../apps/identity/src/identity.app.js';
+import { freePort } from './http-apps.js';
+import { testConfig } from './test-config.js';
+import { createTestDatabase } from './test-database.js';
 
 export const WEB_PASSWORD = 'correct horse battery staple';
 export const csrfOf = (body: string) => /name="_csrf" value="([^"]+)"/.exec(body)?.[1] ?? '';
@@ -61,4 +66,27 @@ export class WebClient {
   async alive(agent: ReturnType<typeof request.agent>): Promise<boolean> {
     return (await agent.get('/password')).status === 200;
   }
+}
+
+/** Logs in through the Web UI's form in Chromium, starting at `url` (the login page, or a page that asks for a login). */
+export async function logInInBrowser(page: Page, url: string, username: string, password = WEB_PASSWORD): Promise<void> {
+  await page.goto(url);
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+}
+
+/** The identity app listening on 127.0.0.1 (so Chromium can reach it) on a database of its own, with tenant `acme`. */
+export async function startListeningWebApp(): Promise<{ app: INestApplication; origin: string; tenantId: string; close(): Promise<void> }> {
+  const database = await createTestDatabase();
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const app = await createIdentityApp({ config: testConfig(database.url, { publicUrl: origin }) });
+  await app.listen(port, '127.0.0.1');
+  const [row] = await app.get(DataSource).query(`INSERT INTO tenants (slug, display_name) VALUES ('acme', 'Acme') RETURNING id`);
+  const close = async () => {
+    await app.close();
+    await database.drop();
+  };
+  return { app, origin, tenantId: (row as { id: string }).id, close };
 }

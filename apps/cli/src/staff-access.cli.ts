@@ -1,4 +1,4 @@
-import { AccountError } from '@gatehouse/accounts';
+import { AccountError, accountResetLines } from '@gatehouse/accounts';
 import { SYSTEM_ACTOR } from '@gatehouse/audit';
 import type { AppConfig } from '@gatehouse/config';
 import { StaffAccessService, StaffError, type StaffInvitation } from '@gatehouse/provisioning';
@@ -7,10 +7,14 @@ import { createProvisioningContext } from './provisioning.context.js';
 
 /** The one place an activation link is shown by the command line: stdout, once, never the logger. */
 export function printInvitation(tenant: string, invited: StaffInvitation): string {
+  const reset = invited.accountReset
+    ? ['The account existed already, without a role. It starts afresh, so that this link is the only way in:', ...accountResetLines(invited.accountReset).map((line) => `  - ${line}`)]
+    : [];
   return [
     `${invited.created ? 'Created' : 'Found'} ${invited.username} <${invited.email}> (${invited.roles.join(', ')}) in tenant ${tenant}.`,
+    ...reset,
     `Console activation link (use once, before ${invited.expiresAt.toISOString()}):`,
-    `  ${invited.activationUrl}`,
+    `  ${invited.activationUrl ?? '(mailed to the person)'}`,
     '',
   ].join('\n');
 }

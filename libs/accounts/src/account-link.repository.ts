@@ -26,12 +26,15 @@ export class AccountLinkRepository {
     return new Date(rows[0]!.expires_at);
   }
 
-  /** Kills every unused link of a user (a newer link or a password reset replaces them). */
-  async invalidateAll(em: EntityManager, tenantId: string, userId: string): Promise<void> {
-    await em.query(`UPDATE account_links SET used_at = now() WHERE tenant_id = $1 AND user_id = $2 AND used_at IS NULL`, [
-      tenantId,
-      userId,
-    ]);
+  /** Kills every unused link of a user (a newer link or a password reset replaces them); returns how many were still usable. */
+  async invalidateAll(em: EntityManager, tenantId: string, userId: string): Promise<number> {
+    const rows: Array<{ live: boolean }> = await em.query(
+      `WITH k AS (UPDATE account_links SET used_at = now() WHERE tenant_id = $1 AND user_id = $2 AND used_at IS NULL
+                   RETURNING expires_at > now() AS live)
+       SELECT live FROM k`,
+      [tenantId, userId],
+    );
+    return rows.filter((row) => row.live).length;
   }
 
   findByTokenHash(
@@ -89,10 +92,13 @@ export class AccountLinkRepository {
     return { hasPassword: rows[0]?.has ?? false, everHadPassword: rows[0]?.ever ?? false };
   }
 
+  /** Clears both locks and both counts (an Administrator's unlock, or a fresh start). */
   async unlock(em: EntityManager, tenantId: string, userId: string): Promise<void> {
-    await em.query(`UPDATE users SET failed_login_count = 0, locked_until = NULL, updated_at = now() WHERE tenant_id = $1 AND id = $2`, [
-      tenantId,
-      userId,
-    ]);
+    await em.query(
+      `UPDATE users SET failed_login_count = 0, locked_until = NULL, failed_second_factor_count = 0, second_factor_locked_until = NULL,
+              updated_at = now()
+        WHERE tenant_id = $1 AND id = $2`,
+      [tenantId, userId],
+    );
   }
 }

@@ -7,6 +7,8 @@ export enum AccountErrorCode {
   UserPrivileged = 'user_privileged',
   /** The change would leave the tenant without an active Administrator. */
   LastAdministrator = 'last_administrator',
+  /** A generated password is never issued to a person who holds a role (SECURITY 56). */
+  GeneratedPasswordForStaff = 'generated_password_for_staff',
   /** Activation / reset links: unknown, already used (or replaced), past their 24 hours. */
   LinkNotFound = 'account_link_not_found',
   LinkUsed = 'account_link_used',
@@ -17,6 +19,8 @@ export class AccountError extends Error {
   constructor(
     readonly code: AccountErrorCode,
     message: string,
+    /** The request field the refusal is about, when there is one. */
+    readonly field?: string,
   ) {
     super(message);
     this.name = 'AccountError';

@@ -4,6 +4,7 @@ export * from './account.errors.js';
 export * from './user.repository.js';
 export * from './user.view.js';
 export * from './user.service.js';
+export * from './first-role.js';
 export * from './account-link.entity.js';
 export * from './login-source-throttle.entity.js';
 export * from './login-name-lock.entity.js';

@@ -15,10 +15,28 @@ export type LoginCandidate = Pick<
   | 'mustChangePassword'
   | 'failedLoginCount'
   | 'lockedUntil'
+  | 'failedSecondFactorCount'
+  | 'secondFactorLockedUntil'
   | 'roles'
 > & { passwordHash: string | null };
 
 const SOURCE_THROTTLES = new FailureWindows('login_source_throttles', 'source');
+
+/** The count and the lock of one kind of failure (column names, never input). */
+interface FailureColumns {
+  count: string;
+  lock: string;
+}
+const PASSWORD_FAILURES: FailureColumns = { count: 'failed_login_count', lock: 'locked_until' };
+/** Counted apart (SECURITY 58): a password change or reset clears the password's count only. */
+const SECOND_FACTOR_FAILURES: FailureColumns = { count: 'failed_second_factor_count', lock: 'second_factor_locked_until' };
+
+/** The later of two locks, if either lies in the future. */
+export function lockOf(...locks: Array<Date | null>): Date | null {
+  const now = Date.now();
+  const future = locks.filter((lock): lock is Date => lock !== null && lock.getTime() > now);
+  return future.length ? new Date(Math.max(...future.map((lock) => lock.getTime()))) : null;
+}
 
 /** Queries behind Web UI logins: the candidate with its hash, failure counting, password change. */
 @Injectable()
@@ -43,22 +61,32 @@ export class LoginRepository {
    * atomic statement, so parallel attempts each count exactly once; then sets the lock the policy
    * gives for the new count.
    */
-  async recordFailure(userId: string, lockSeconds: (failures: number) => number): Promise<Date | null> {
-    const rows: Array<{ failed_login_count: number }> = await this.dataSource.query(
-      `WITH c AS (UPDATE users SET failed_login_count = failed_login_count + 1
-                   WHERE id = $1 AND (locked_until IS NULL OR locked_until <= now())
-                   RETURNING failed_login_count)
+  recordFailure(userId: string, lockSeconds: (failures: number) => number): Promise<Date | null> {
+    return this.countFailure(userId, PASSWORD_FAILURES, lockSeconds);
+  }
+
+  /** {@link recordFailure} for a wrong second factor: its own count and lock, which no password change clears. */
+  recordSecondFactorFailure(userId: string, lockSeconds: (failures: number) => number): Promise<Date | null> {
+    return this.countFailure(userId, SECOND_FACTOR_FAILURES, lockSeconds);
+  }
+
+  private async countFailure(userId: string, columns: FailureColumns, lockSeconds: (failures: number) => number): Promise<Date | null> {
+    const { count, lock } = columns;
+    const rows: Array<{ failures: number }> = await this.dataSource.query(
+      `WITH c AS (UPDATE users SET ${count} = ${count} + 1
+                   WHERE id = $1 AND (${lock} IS NULL OR ${lock} <= now())
+                   RETURNING ${count} AS failures)
        SELECT * FROM c`,
       [userId],
     );
-    const seconds = rows[0] ? lockSeconds(rows[0].failed_login_count) : 0;
+    const seconds = rows[0] ? lockSeconds(rows[0].failures) : 0;
     if (seconds <= 0) return null;
-    const locked: Array<{ locked_until: Date }> = await this.dataSource.query(
-      `WITH c AS (UPDATE users SET locked_until = now() + make_interval(secs => $2) WHERE id = $1 RETURNING locked_until)
+    const locked: Array<{ until: Date }> = await this.dataSource.query(
+      `WITH c AS (UPDATE users SET ${lock} = now() + make_interval(secs => $2) WHERE id = $1 RETURNING ${lock} AS until)
        SELECT * FROM c`,
       [userId, seconds],
     );
-    return locked[0] ? new Date(locked[0].locked_until) : null;
+    return locked[0] ? new Date(locked[0].until) : null;
   }
 
   /** The lock of a username that names no account, if it is locked now. */
@@ -99,6 +127,15 @@ export class LoginRepository {
   /** A right password: the time shown as the user's last sign-in. */
   async recordSignIn(userId: string): Promise<void> {
     await this.dataSource.query(`UPDATE users SET last_sign_in_at = now() WHERE id = $1`, [userId]);
+  }
+
+  /** A right second factor: both counts start again (it was checked only while neither lock held). */
+  async recordSecondFactorSuccess(userId: string): Promise<void> {
+    await this.dataSource.query(
+      `WITH c AS (UPDATE users SET failed_login_count = 0, locked_until = NULL, failed_second_factor_count = 0, second_factor_locked_until = NULL
+                   WHERE id = $1 AND (failed_login_count > 0 OR failed_second_factor_count > 0) RETURNING id) SELECT * FROM c`,
+      [userId],
+    );
   }
 
   async recordSuccess(userId: string): Promise<void> {

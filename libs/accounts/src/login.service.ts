@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { type Actor, AuditService } from '@gatehouse/audit';
 import { MetricsRegistry } from '@gatehouse/http';
 import { MailOutbox, passwordChangedEmail } from '@gatehouse/mail';
-import { type LoginCandidate, LoginRepository } from './login.repository.js';
+import { type LoginCandidate, LoginRepository, lockOf } from './login.repository.js';
 import { MfaRepository } from './mfa/mfa.repository.js';
 import type { Role } from './roles.js';
 import {
@@ -125,8 +125,9 @@ export class LoginService {
     if (blockedUntil) return { ok: false, throttled: true, retryAfterSeconds: secondsUntil(blockedUntil) };
     const candidate = username ? await this.logins.findByUsername(tenantId, username) : null;
     const matches = await this.verify(candidate?.passwordHash ?? null, password);
+    // Either lock refuses the password step too: the person learns it there, before any code.
     const lockedUntil = candidate
-      ? future(candidate.lockedUntil)
+      ? lockOf(candidate.lockedUntil, candidate.secondFactorLockedUntil)
       : username
         ? await this.logins.nameLockedUntil(tenantId, username)
         : null;
@@ -152,6 +153,23 @@ export class LoginService {
     if (source) await this.countSourceFailure(candidate.tenantId, source);
     const lockedUntil = future(candidate.lockedUntil);
     return this.countFailure(candidate.tenantId, candidate.username, candidate, lockedUntil, action, source);
+  }
+
+  /**
+   * A wrong second factor (code, recovery code, passkey) of a known account: counted against the
+   * source like any failed sign-in step, and against the account's second-factor count and lock,
+   * apart from its password's (SECURITY 58). Returns the lock that now holds, if any.
+   */
+  async recordSecondFactorFailure(candidate: LoginCandidate, source?: string): Promise<Date | null> {
+    if (source) await this.countSourceFailure(candidate.tenantId, source);
+    let until = future(candidate.secondFactorLockedUntil);
+    if (!until) {
+      let lockedFor = 0;
+      until = await this.logins.recordSecondFactorFailure(candidate.id, (failures) => (lockedFor = lockSecondsAfter(failures)));
+      if (lockedFor >= LOCK_SECONDS) this.metrics.lockouts.add('account');
+    }
+    await this.record(candidate, 'user.mfa.failed', { locked: until !== null }, source);
+    return future(until);
   }
 
   /** Counts a failure against the account, or against the name when no account has it. */
@@ -205,7 +223,7 @@ export class LoginService {
     if (blockedUntil) {
       return { ok: false, wrongCurrent: true, lockedUntil: null, retryAfterSeconds: secondsUntil(blockedUntil) };
     }
-    const locked = future(user.lockedUntil);
+    const locked = lockOf(user.lockedUntil, user.secondFactorLockedUntil);
     if (locked) {
       await this.record(user, 'user.password.change_failed', { locked: true }, input.source);
       return { ok: false, wrongCurrent: true, lockedUntil: locked };

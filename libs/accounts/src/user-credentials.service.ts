@@ -9,7 +9,9 @@ import { ActivationService } from './activation.service.js';
 import { AccountLinkRepository } from './account-link.repository.js';
 import type { User } from './user.entity.js';
 import { UserRepository } from './user.repository.js';
-import { generateInitialPassword, mayManageUser, type InitialPasswordMode } from './user.service.js';
+import type { AccountReset } from './first-role.js';
+import { MfaRepository } from './mfa/mfa.repository.js';
+import { generateInitialPassword, mayManageUser, refuseGeneratedForStaff, staffRefusal, type InitialPasswordMode } from './user.service.js';
 import { type UserView, toUserView } from './user.view.js';
 
 export type ResetUser = UserView & { initialPassword?: string };
@@ -22,6 +24,7 @@ export class UserCredentialsService {
     private readonly users: UserRepository,
     private readonly credentials: AccountLinkRepository,
     private readonly activation: ActivationService,
+    private readonly factors: MfaRepository,
     private readonly audit: AuditService,
   ) {}
 
@@ -44,6 +47,7 @@ export class UserCredentialsService {
     const passwordHash = initialPassword ? await argon2.hash(initialPassword, { type: argon2.argon2id }) : null;
     return this.dataSource.transaction(async (em) => {
       const user = await this.requireManageable(em, tenantId, actor, id);
+      refuseGeneratedForStaff(user.roles, mode, 'mode');
       const { everHadPassword } = await this.credentials.passwordState(em, tenantId, user.id);
       await this.credentials.invalidateAll(em, tenantId, user.id);
       await this.credentials.setPassword(em, tenantId, user.id, passwordHash, mode === 'generate');
@@ -56,12 +60,32 @@ export class UserCredentialsService {
     });
   }
 
+  /**
+   * The account's own part of starting afresh (inside the caller's transaction, which gives it its
+   * first role): no password, no usable link, no second factor. Audited; nothing is mailed here.
+   */
+  async startAfresh(
+    em: EntityManager,
+    tenantId: string,
+    actor: Actor,
+    user: User,
+  ): Promise<Pick<AccountReset, 'passwordRemoved' | 'linksInvalidated' | 'secondFactorsRemoved'>> {
+    const { hasPassword } = await this.credentials.passwordState(em, tenantId, user.id);
+    const linksInvalidated = await this.credentials.invalidateAll(em, tenantId, user.id);
+    await this.credentials.setPassword(em, tenantId, user.id, null, false);
+    await this.credentials.unlock(em, tenantId, user.id);
+    const secondFactorsRemoved = (await this.factors.removeAll(em, tenantId, user.id)) > 0;
+    const reset = { passwordRemoved: hasPassword, linksInvalidated, secondFactorsRemoved };
+    // What went, named in values: the audit redacts keys that say "password".
+    const removed = [...(hasPassword ? ['password'] : []), ...(secondFactorsRemoved ? ['second_factor'] : [])];
+    await this.record(em, tenantId, actor, 'user.credentials.reset', user, { reason: 'first_role', removed, linksInvalidated });
+    return reset;
+  }
+
   private async requireManageable(em: EntityManager, tenantId: string, actor: Actor, id: string): Promise<User> {
     const user = await this.users.findById(tenantId, id, em, true);
     if (!user) throw new AccountError(AccountErrorCode.NotFound, 'No such user.');
-    if (!mayManageUser(actor, user)) {
-      throw new AccountError(AccountErrorCode.UserPrivileged, 'This user holds permissions you do not; only an Administrator manages them.');
-    }
+    if (!mayManageUser(actor, user)) throw staffRefusal();
     return user;
   }
 

@@ -68,6 +68,18 @@ export class User {
   @Column({ type: 'timestamptz', nullable: true })
   lockedUntil: Date | null;
 
+  /**
+   * Wrong second factors in a row (codes, recovery codes, passkeys), counted apart from wrong
+   * passwords: only a right second factor or an Administrator's unlock clears it, never a password
+   * change or reset (SECURITY 58).
+   */
+  @Column({ type: 'integer', default: 0 })
+  failedSecondFactorCount: number;
+
+  /** The lock those failures set: while it lasts no second factor is checked. */
+  @Column({ type: 'timestamptz', nullable: true })
+  secondFactorLockedUntil: Date | null;
+
   @Column({ type: 'timestamptz', nullable: true })
   passwordChangedAt: Date | null;
 

@@ -102,7 +102,7 @@ export class UserRepository {
     }
     if (query.username) qb.andWhere('u.username_normalized = :username', { username: query.username.toLowerCase() });
     if (query.email) qb.andWhere('lower(u.email) = lower(:email)', { email: query.email });
-    if (query.status === 'locked') qb.andWhere(`u.status = 'active' AND u.locked_until > now()`);
+    if (query.status === 'locked') qb.andWhere(`u.status = 'active' AND (u.locked_until > now() OR u.second_factor_locked_until > now())`);
     else if (query.status) qb.andWhere('u.status = :status', { status: query.status });
     if (query.role) qb.andWhere(':role = ANY(u.roles)', { role: query.role });
     if (query.invitationsExpiring) {

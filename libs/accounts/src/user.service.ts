@@ -8,7 +8,8 @@ import { type Page, type PageRequest, decodeCursor, pageSize, toPage } from '@ga
 import { announceChange, uniqueViolation } from '@gatehouse/database';
 import { AccountError, AccountErrorCode } from './account.errors.js';
 import { ActivationService } from './activation.service.js';
-import { ROLES, type Role, permissionsOf } from './roles.js';
+import type { AccountReset, FirstRoleHook, LinkDelivery } from './first-role.js';
+import { ROLES, type Role } from './roles.js';
 import type { User, UserStatus } from './user.entity.js';
 import { UserRepository, type UserStatusFilter } from './user.repository.js';
 import { type UserView, toUserView } from './user.view.js';
@@ -54,19 +55,44 @@ export interface UserFilter extends PageRequest {
 
 export type CreatedUser = UserView & { initialPassword?: string };
 
+/** An updated user; `accountReset` when the change gave an existing account its first role. */
+export type UpdatedUser = UserView & { accountReset?: AccountReset };
+
+export interface UpdateOptions {
+  /** The caller's transaction (a use case that does more in the same one). */
+  em?: EntityManager;
+  /** How the console activation link of an account given its first role reaches the person (default `mail`). */
+  delivery?: LinkDelivery;
+}
+
 /** Only an Administrator (the holder of Tenant.Manage) or the system changes roles. */
 export function mayAssignRoles(actor: Actor): boolean {
   return actor.type === 'system' || (actor.permissions ?? []).includes('Tenant.Manage');
 }
 
 /**
- * Nobody acts on a person who holds more than they do: changing or disabling a user needs every
- * permission that user's roles carry (so only an Administrator manages an Administrator).
+ * Only an Administrator (or the system) manages a person who holds a role: changing their email,
+ * name or roles, disabling, enabling, unlocking or resetting them. Otherwise a contact person
+ * could take over a peer, or anyone staff (SECURITY 56). A person without a role is managed by
+ * whoever holds the operation's permission.
  */
-export function mayManageUser(actor: Actor, target: Pick<User, 'id' | 'roles'>): boolean {
-  if (actor.type === 'system') return true;
-  const held = new Set<string>(actor.permissions ?? []);
-  return permissionsOf(target.roles).every((permission) => held.has(permission));
+export function mayManageUser(actor: Actor, target: Pick<User, 'roles'>): boolean {
+  return target.roles.length === 0 || mayAssignRoles(actor);
+}
+
+/** The refusal of {@link mayManageUser}. */
+export function staffRefusal(): AccountError {
+  return new AccountError(AccountErrorCode.UserPrivileged, 'This person holds a role: only an Administrator manages their account.');
+}
+
+/** A generated password would be known to whoever generated it: never for a person who holds a role. */
+export function refuseGeneratedForStaff(roles: readonly Role[], mode: InitialPasswordMode | 'none', field: string): void {
+  if (mode !== 'generate' || roles.length === 0) return;
+  throw new AccountError(
+    AccountErrorCode.GeneratedPasswordForStaff,
+    'A person who holds a role never gets a generated password: they choose their own through an activation link.',
+    field,
+  );
 }
 
 /** Where a user stands in the list's order (its cursor). */
@@ -81,6 +107,8 @@ export function generateInitialPassword(): string {
 
 @Injectable()
 export class UserService {
+  private firstRoleHook: FirstRoleHook | undefined;
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly users: UserRepository,
@@ -95,6 +123,7 @@ export class UserService {
   async create(tenantId: string, actor: Actor, input: CreateUserInput, em?: EntityManager): Promise<CreatedUser> {
     const roles = this.checkRoles(actor, input.roles);
     const setup = input.password ?? DEFAULT_PASSWORD_SETUP;
+    refuseGeneratedForStaff(roles, setup, 'password');
     const initialPassword = setup === 'generate' ? generateInitialPassword() : undefined;
     const passwordHash = initialPassword ? await argon2.hash(initialPassword, { type: argon2.argon2id }) : null;
     try {
@@ -142,8 +171,8 @@ export class UserService {
   }
 
   /** The user behind an admin token, or `null`: read on every request so changes act at once. */
-  findById(tenantId: string, id: string): Promise<User | null> {
-    return this.users.findById(tenantId, id);
+  findById(tenantId: string, id: string, em?: EntityManager): Promise<User | null> {
+    return this.users.findById(tenantId, id, em);
   }
 
   /** Case-insensitive lookup (for bootstrap reruns); `em` to read inside a caller's transaction. */
@@ -151,9 +180,19 @@ export class UserService {
     return this.users.findByUsername(tenantId, username, em);
   }
 
-  async update(tenantId: string, actor: Actor, id: string, input: UpdateUserInput): Promise<UserView> {
+  /** Registers the use case that starts an account afresh when it is given its first role (one, at start-up). */
+  onFirstRole(hook: FirstRoleHook): void {
+    if (this.firstRoleHook) throw new Error('a first-role hook is registered already');
+    this.firstRoleHook = hook;
+  }
+
+  /**
+   * Changes email, display name or roles. An existing account given its first role starts afresh
+   * (the registered {@link FirstRoleHook}, in this transaction): what was reset is returned.
+   */
+  async update(tenantId: string, actor: Actor, id: string, input: UpdateUserInput, options: UpdateOptions = {}): Promise<UpdatedUser> {
     const roles = input.roles === undefined ? undefined : this.checkRoles(actor, input.roles);
-    return this.dataSource.transaction(async (em) => {
+    return this.transaction(options.em, async (em) => {
       if (roles !== undefined) await this.users.lockAdministrators(em, tenantId);
       const user = await this.requireManageable(tenantId, actor, id, em);
       if (roles !== undefined && !roles.includes('Administrator')) await this.keepAnAdministrator(em, user);
@@ -164,7 +203,9 @@ export class UserService {
       const saved = await this.users.save(em, user);
       await this.record(em, tenantId, actor, 'user.updated', saved, { before, changes: input });
       if (roles !== undefined) await announceChange(em, 'user', tenantId, user.id);
-      return toUserView(saved);
+      const firstRole = before.roles.length === 0 && saved.roles.length > 0;
+      const accountReset = firstRole ? await this.startAfresh(em, { tenantId, actor, user: saved, delivery: options.delivery ?? 'mail' }) : undefined;
+      return { ...toUserView(saved), ...(accountReset ? { accountReset } : {}) };
     });
   }
 
@@ -190,6 +231,12 @@ export class UserService {
     });
   }
 
+  private startAfresh(em: EntityManager, grant: Parameters<FirstRoleHook>[1]): Promise<AccountReset> {
+    // Never give a role without the reset: no registered use case, no change.
+    if (!this.firstRoleHook) throw new Error('no first-role hook registered: import ProvisioningModule');
+    return this.firstRoleHook(em, grant);
+  }
+
   private checkRoles(actor: Actor, roles: Role[] | undefined): Role[] {
     if (roles === undefined) return [];
     if (!mayAssignRoles(actor)) {
@@ -202,9 +249,7 @@ export class UserService {
 
   private async requireManageable(tenantId: string, actor: Actor, id: string, em: EntityManager): Promise<User> {
     const user = await this.require(tenantId, id, em);
-    if (!mayManageUser(actor, user)) {
-      throw new AccountError(AccountErrorCode.UserPrivileged, 'This user holds permissions you do not; only an Administrator manages them.');
-    }
+    if (!mayManageUser(actor, user)) throw staffRefusal();
     return user;
   }
 

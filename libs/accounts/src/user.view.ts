@@ -10,6 +10,7 @@ export interface UserView {
   roles: Role[];
   status: UserStatus;
   mustChangePassword: boolean;
+  /** The later of the password's and the second factor's lock (either locks the account). */
   lockedUntil: string | null;
   /** Failed sign-ins in a row (what locked the account, when it is locked). */
   failedSignIns: number;
@@ -27,10 +28,16 @@ export function toUserView(user: User): UserView {
     roles: [...user.roles],
     status: user.status,
     mustChangePassword: user.mustChangePassword,
-    lockedUntil: user.lockedUntil ? user.lockedUntil.toISOString() : null,
+    lockedUntil: laterLock(user)?.toISOString() ?? null,
     failedSignIns: user.failedLoginCount,
     lastSignInAt: user.lastSignInAt ? user.lastSignInAt.toISOString() : null,
     createdAt: user.createdAt.toISOString(),
     updatedAt: user.updatedAt.toISOString(),
   };
+}
+
+/** The later of the two locks a person may have: wrong passwords, wrong second factors. */
+export function laterLock(user: Pick<User, 'lockedUntil' | 'secondFactorLockedUntil'>): Date | null {
+  const locks = [user.lockedUntil, user.secondFactorLockedUntil].filter((lock): lock is Date => lock !== null);
+  return locks.length ? new Date(Math.max(...locks.map((lock) => lock.getTime()))) : null;
 }

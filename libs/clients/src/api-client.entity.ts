@@ -50,6 +50,18 @@ export class ApiClient {
   @JoinColumn({ name: 'owner_user_id' })
   owner?: Relation<User>;
 
+  /**
+   * The person who created the client (the owner of the acting operator client, or the console
+   * user); `null`: the system, or not known. A client owned by someone who did not create it
+   * loses its credentials when its owner is given a first role (SECURITY 55).
+   */
+  @Column({ type: 'uuid', nullable: true })
+  createdByUserId: string | null;
+
+  @ManyToOne(() => User, { onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'created_by_user_id' })
+  createdBy?: Relation<User>;
+
   @Column({ type: 'text', nullable: true })
   contactEmail: string | null;
 

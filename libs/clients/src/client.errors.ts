@@ -2,6 +2,8 @@ export enum ClientErrorCode {
   NotFound = 'client_not_found',
   OwnerNotFound = 'owner_not_found',
   OwnerPrivileged = 'owner_privileged',
+  /** Only an Administrator chooses who owns a client (SECURITY 55). */
+  OwnerRequiresAdministrator = 'owner_requires_administrator',
   SecretNotFound = 'secret_not_found',
   UnknownScopes = 'unknown_scopes',
   AdminScopesNotAssignable = 'admin_scopes_not_assignable',

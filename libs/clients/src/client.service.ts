@@ -10,7 +10,7 @@ import { announceChange } from '@gatehouse/database';
 import type { ApiClient, ClientState } from './api-client.entity.js';
 import { ClientError, ClientErrorCode } from './client.errors.js';
 import { ClientRepository } from './client.repository.js';
-import { mayManageClientOf } from './operator-client.policy.js';
+import { mayChooseOwner, mayManageClientOf } from './operator-client.policy.js';
 import { type ClientView, type IssuedSecret, type SecretView, toClientView, toSecretView } from './client.view.js';
 import { ScopeResolver } from './scope-resolver.js';
 
@@ -68,6 +68,7 @@ export class ClientService {
         clientId: randomUUID(),
         displayName: input.displayName,
         ownerUserId: owner?.id ?? null,
+        createdByUserId: actor.userId,
         contactEmail: input.contactEmail ?? null,
         state: owner && owner.roles.length > 0 ? 'active' : 'awaiting_scopes',
       });
@@ -222,8 +223,11 @@ export class ClientService {
     return client;
   }
 
-  /** A new client's owner, if the actor may give them a client (the same rule as above). */
+  /** A new client's owner, if the actor may choose owners ({@link mayChooseOwner}) and give this one a client. */
   private async requireOwnerFor(tx: EntityManager, tenantId: string, actor: Actor, ownerUserId: string): Promise<User> {
+    if (!mayChooseOwner(actor)) {
+      throw new ClientError(ClientErrorCode.OwnerRequiresAdministrator, 'Only an Administrator chooses who owns a client; leave ownerUserId out.');
+    }
     const owner = await this.users.findById(tenantId, ownerUserId, tx);
     if (!owner) throw new ClientError(ClientErrorCode.OwnerNotFound, 'No such owner in this tenant.');
     if (!mayManageClientOf(actor, owner)) throw operatorClientRefused();

@@ -9,12 +9,14 @@ import { ClientBrowseService } from './client-browse.service.js';
 import { ClientCertificateService } from './client-certificate.service.js';
 import { ClientRepository } from './client.repository.js';
 import { ClientService } from './client.service.js';
+import { OwnedCredentialsRepository } from './owned-credentials.repository.js';
+import { OwnedCredentialsService } from './owned-credentials.service.js';
 import { ScopeResolver } from './scope-resolver.js';
 import { SecretExpiryWarningService } from './secret-expiry-warning.service.js';
 
 @Module({
   imports: [AuditModule, AccountsModule, ApisModule, MailModule],
-  providers: [AdminCallerRepository, ClientRepository, ClientBrowseRepository, ClientBrowseService, ScopeResolver, ClientService, ClientCertificateService, SecretExpiryWarningService],
-  exports: [AdminCallerRepository, ClientService, ClientBrowseService, ClientCertificateService, ClientRepository, SecretExpiryWarningService],
+  providers: [AdminCallerRepository, ClientRepository, ClientBrowseRepository, ClientBrowseService, ScopeResolver, ClientService, ClientCertificateService, SecretExpiryWarningService, OwnedCredentialsRepository, OwnedCredentialsService],
+  exports: [AdminCallerRepository, ClientService, ClientBrowseService, ClientCertificateService, ClientRepository, SecretExpiryWarningService, OwnedCredentialsService],
 })
 export class ClientsModule {}

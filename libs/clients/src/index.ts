@@ -13,5 +13,7 @@ export * from './client-browse.repository.js';
 export * from './client-browse.service.js';
 export * from './certificate-parser.js';
 export * from './client-certificate.service.js';
+export * from './owned-credentials.repository.js';
+export * from './owned-credentials.service.js';
 export * from './secret-expiry-warning.service.js';
 export * from './clients.module.js';

@@ -28,3 +28,13 @@ export function mayManageClientOf(actor: Actor, owner: ClientOwner | null): bool
   if (actor.type === 'user' && actor.userId === owner.id) return true;
   return (actor.permissions ?? []).includes('Tenant.Manage');
 }
+
+/**
+ * Who may set a client's owner, on creation or any later change: an Administrator or the system.
+ * A client owned by a person acts in their name and, once they hold a role, with their admin
+ * permissions; so nobody else puts a client in someone's name — not even for a person without a
+ * role, who may be given one later (SECURITY 55).
+ */
+export function mayChooseOwner(actor: Actor): boolean {
+  return actor.type === 'system' || (actor.permissions ?? []).includes('Tenant.Manage');
+}

@@ -56,6 +56,7 @@ export const KNOWN_EVENTS = [
   /** An emergency rollover of the tenant's signing key (details: the new and previous kid, whether it was revoked). */
   'tenant.signing_key.rolled_over',
   'user.created',
+  'user.credentials.reset',
   'user.disabled',
   'user.enabled',
   'user.login.failed',

@@ -57,6 +57,26 @@ export class HandoverRepository {
       .find({ where: { tenantId, apiClientId }, order: { createdAt: 'DESC', id: 'DESC' } });
   }
 
+  /**
+   * Revokes, in the caller's transaction, every usable pending handover addressed to
+   * `recipientEmail` (any case) or made for one of these clients; returns them.
+   */
+  revokePending(
+    em: EntityManager,
+    tenantId: string,
+    recipientEmail: string,
+    apiClientIds: string[],
+  ): Promise<Array<{ id: string; apiClientId: string; clientId: string }>> {
+    return em.query(
+      `WITH r AS (UPDATE credential_handovers SET status = 'revoked', revoked_at = now(), updated_at = now()
+                   WHERE tenant_id = $1 AND status = 'pending' AND expires_at > now()
+                     AND (lower(recipient_email) = lower($2) OR api_client_id = ANY($3::uuid[]))
+                   RETURNING id, api_client_id)
+       SELECT r.id, r.api_client_id AS "apiClientId", c.client_id AS "clientId" FROM r JOIN api_clients c ON c.id = r.api_client_id`,
+      [tenantId, recipientEmail, apiClientIds],
+    );
+  }
+
   async countForRequest(em: EntityManager, accessRequestId: string): Promise<number> {
     return em.getRepository(CredentialHandover).countBy({ accessRequestId });
   }

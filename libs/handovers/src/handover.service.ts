@@ -147,6 +147,31 @@ export class HandoverService {
     });
   }
 
+  /**
+   * Inside the caller's transaction: revokes every usable pending handover addressed to this
+   * person or made for these clients (their owner was given a first role: SECURITY 55). Audited.
+   */
+  async revokePendingFor(
+    em: EntityManager,
+    tenantId: string,
+    actor: Actor,
+    target: { recipientEmail: string; apiClientIds: string[] },
+    reason: string,
+  ): Promise<Array<{ id: string; apiClientId: string }>> {
+    const revoked = await this.handovers.revokePending(em, tenantId, target.recipientEmail, target.apiClientIds);
+    for (const handover of revoked) {
+      await this.audit.record(em, {
+        tenantId,
+        actor,
+        action: 'client.handover.revoked',
+        targetType: 'client',
+        targetId: handover.clientId,
+        details: { handoverId: handover.id, was: 'pending', reason },
+      });
+    }
+    return revoked;
+  }
+
   /** What a link stands for (the GET of its page: consumes nothing). Unknown token → NotFound. */
   async lookup(tenantId: string, token: string): Promise<HandoverLookup> {
     const handover = await this.handovers.findByTokenHash(tenantId, this.hasher.hash(token));

@@ -1,23 +1,24 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import {
+  type AccountReset,
   AccountError,
   AccountErrorCode,
-  ConsoleActivationService,
+  type LinkDelivery,
   type Role,
   SecondFactorService,
   type User,
   UserService,
+  lockOf,
   mayAssignRoles,
 } from '@gatehouse/accounts';
 import { type Actor, AuditService, SYSTEM_ACTOR } from '@gatehouse/audit';
-import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
-import { MailOutbox, staffInvitationEmail } from '@gatehouse/mail';
 import { SessionService } from '@gatehouse/sessions';
 import { type Tenant, TenantService } from '@gatehouse/tenants';
 import { ProvisioningRepository } from './provisioning.repository.js';
 import { StaffError, StaffErrorCode } from './staff.errors.js';
+import { StaffLinks } from './staff-links.js';
 
 export interface StaffInvitationInput {
   email: string;
@@ -52,13 +53,12 @@ export interface StaffInvitation {
   roles: Role[];
   /** `false` when the person existed already (found by username). */
   created: boolean;
-  /** `{ADMIN_PUBLIC_URL}/console/activate/{token}`: set a password, enrol TOTP. Shown or mailed once. */
-  activationUrl: string;
+  /** `{ADMIN_PUBLIC_URL}/console/activate/{token}`: set a password, enrol TOTP. Returned once (delivery `return`), else mailed. */
+  activationUrl?: string;
   expiresAt: Date;
+  /** The person existed without a role: what was reset so that the new link is the only way in. */
+  accountReset?: AccountReset;
 }
-
-/** `mail`: the link goes to the person through the outbox (console); `return`: the caller prints it (CLI). */
-export type LinkDelivery = 'mail' | 'return';
 
 /** A username from an email address: its local part, lower-cased, with only the characters usernames allow. */
 export function usernameFromEmail(email: string): string {
@@ -79,14 +79,12 @@ export function usernameFromEmail(email: string): string {
 export class StaffAccessService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly repository: ProvisioningRepository,
     private readonly tenants: TenantService,
     private readonly users: UserService,
-    private readonly links: ConsoleActivationService,
+    private readonly links: StaffLinks,
     private readonly factors: SecondFactorService,
     private readonly sessions: SessionService,
-    private readonly outbox: MailOutbox,
     private readonly audit: AuditService,
   ) {}
 
@@ -97,66 +95,53 @@ export class StaffAccessService {
     return tenant;
   }
 
-  /** Where a tenant's console lives: `/console` for the UI tenant, `/t/{slug}/console` for the others. */
-  async consoleBase(tenant: Tenant): Promise<string> {
-    const ui = await this.tenants.uiTenant();
-    return `${this.config.adminPublicUrl}${ui?.id === tenant.id ? '' : `/t/${encodeURIComponent(tenant.slug)}`}/console`;
-  }
-
-  /** Creates (or finds) the staff member, gives them the role and a one-time console activation link. */
-  async invite(
-    tenant: Tenant,
-    actor: Actor,
-    input: StaffInvitationInput,
-    delivery: LinkDelivery,
-  ): Promise<StaffInvitation> {
+  /**
+   * Creates (or finds) the staff member, gives them the role and a one-time console activation
+   * link, in one transaction. An existing account that held no role starts afresh (its password,
+   * links, second factors and sessions gone, the credentials of clients made in its name revoked):
+   * what was reset is in `accountReset`, for the Administrator to see.
+   */
+  async invite(tenant: Tenant, actor: Actor, input: StaffInvitationInput, delivery: LinkDelivery): Promise<StaffInvitation> {
     this.requireAdministrator(actor);
     const username = input.username ?? usernameFromEmail(input.email);
-    const existing = await this.users.findByUsername(tenant.id, username);
-    if (existing) this.checkSamePerson(existing, input.email);
-    if (existing && !existing.roles.includes(input.role)) {
-      await this.users.update(tenant.id, actor, existing.id, { roles: [...existing.roles, input.role] });
-    }
-    const base = await this.consoleBase(tenant);
     return this.dataSource.transaction(async (em) => {
-      const user = existing
-        ? (await this.users.findByUsername(tenant.id, username, em))!
-        : // No Web UI activation mail beside the console's own link: the person sets the password there.
-          await this.users.create(
-            tenant.id,
-            actor,
-            {
-              username,
-              email: input.email,
-              displayName: input.displayName ?? username,
-              roles: [input.role],
-              password: 'none',
-            },
-            em,
-          );
-      const { token, expiresAt } = await this.links.issue(em, { id: user.id, tenantId: tenant.id });
-      const activationUrl = `${base}/activate/${token}`;
-      if (delivery === 'mail') await this.mail(em, tenant, user, input.role, activationUrl, expiresAt);
+      const existing = await this.users.findByUsername(tenant.id, username, em);
+      if (existing) this.checkSamePerson(existing, input.email);
+      const { user, accountReset } = existing
+        ? await this.giveRole(em, tenant, actor, existing, input.role, delivery)
+        : { user: await this.createStaff(em, tenant, actor, { ...input, username }), accountReset: undefined };
+      const link = accountReset ? null : await this.links.issue(em, tenant, user, delivery);
+      const activationUrl = link?.url ?? accountReset?.activation.url;
       await this.audit.record(em, {
         tenantId: tenant.id,
         actor,
         action: 'user.staff_invited',
         targetType: 'user',
         targetId: user.id,
-        details: { role: input.role, created: !existing, delivery },
+        details: { role: input.role, created: !existing, delivery, startedAfresh: accountReset !== undefined },
       });
       const { id, email, displayName, roles } = user;
       return {
-        userId: id,
-        username: user.username,
-        email,
-        displayName,
-        roles,
-        created: !existing,
-        activationUrl,
-        expiresAt,
+        ...{ userId: id, username: user.username, email, displayName, roles, created: !existing },
+        expiresAt: link?.expiresAt ?? accountReset!.activation.expiresAt,
+        ...(delivery === 'return' && activationUrl ? { activationUrl } : {}),
+        ...(accountReset ? { accountReset: withoutUrl(accountReset) } : {}),
       };
     });
+  }
+
+  /** A new staff member without a password (and no Web UI activation mail: the console's link sets it). */
+  private async createStaff(em: EntityManager, tenant: Tenant, actor: Actor, input: StaffInvitationInput & { username: string }): Promise<User> {
+    const person = { username: input.username, email: input.email, displayName: input.displayName ?? input.username };
+    const created = await this.users.create(tenant.id, actor, { ...person, roles: [input.role], password: 'none' }, em);
+    return (await this.users.findById(tenant.id, created.id, em))!;
+  }
+
+  /** Adds the role (a first role starts the account afresh and issues its link); the person as they are now. */
+  private async giveRole(em: EntityManager, tenant: Tenant, actor: Actor, existing: User, role: Role, delivery: LinkDelivery) {
+    if (existing.roles.includes(role)) return { user: existing, accountReset: undefined };
+    const updated = await this.users.update(tenant.id, actor, existing.id, { roles: [...existing.roles, role] }, { em, delivery });
+    return { user: (await this.users.findById(tenant.id, existing.id, em))!, accountReset: updated.accountReset };
   }
 
   /** The tenant's staff with their second-factor state (Administrators only, like every staff change). */
@@ -218,7 +203,7 @@ export class StaffAccessService {
       displayName: user.displayName,
       roles: [...user.roles],
       status: user.status,
-      lockedUntil: user.lockedUntil && user.lockedUntil.getTime() > Date.now() ? user.lockedUntil : null,
+      lockedUntil: lockOf(user.lockedUntil, user.secondFactorLockedUntil),
       authenticatorSince: factors.get(user.id)?.totpConfirmedAt ?? null,
       recoveryCodesLeft: factors.get(user.id)?.recoveryCodesLeft ?? 0,
     }));
@@ -234,23 +219,10 @@ export class StaffAccessService {
     if (user.status !== 'active')
       throw new StaffError(StaffErrorCode.UserDisabled, `${user.username} is disabled; enable the account first.`);
   }
+}
 
-  private async mail(
-    em: EntityManager,
-    tenant: Tenant,
-    user: Pick<User, 'email' | 'displayName' | 'username'>,
-    role: Role,
-    link: string,
-    expiresAt: Date,
-  ) {
-    const mail = staffInvitationEmail({
-      displayName: user.displayName,
-      username: user.username,
-      role,
-      organisation: tenant.displayName,
-      link,
-      expiresAt,
-    });
-    await this.outbox.enqueue(em, { tenantId: tenant.id, to: user.email, mail });
-  }
+/** The reset as shown and printed: the link itself stands once, beside it, never twice. */
+function withoutUrl(reset: AccountReset): AccountReset {
+  const { url: _url, ...activation } = reset.activation;
+  return { ...reset, activation };
 }

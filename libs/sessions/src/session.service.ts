@@ -172,9 +172,9 @@ export class SessionService implements OnModuleInit, OnModuleDestroy {
     return this.sessions.markSecondFactor(sessionId);
   }
 
-  /** Logout: every session of the user ends, on every device; inside the caller's transaction if any. */
-  async endAllOf(tenantId: string, userId: string, em?: EntityManager): Promise<void> {
-    await this.sessions.revokeAllOfUser(tenantId, userId, undefined, em);
+  /** Logout: every session of the user ends, on every device; inside the caller's transaction if any. Returns how many. */
+  endAllOf(tenantId: string, userId: string, em?: EntityManager): Promise<number> {
+    return this.sessions.revokeAllOfUser(tenantId, userId, undefined, em);
   }
 
   /** "Sign out everywhere else": every session of the user but this one ends. */

@@ -128,6 +128,18 @@ export function codeField(field: FieldBase & { autofocus?: boolean; value?: stri
   });
 }
 
+/** The field of a second-factor step: the code the authenticator app shows now, or a recovery code. */
+export function authenticationCodeField(error?: string): SafeHtml {
+  return codeField({
+    name: 'code',
+    label: 'Authentication code',
+    hint: 'The 6-digit code your authenticator app shows now. Lost your phone? Type one of your recovery codes instead.',
+    error,
+    autofocus: true,
+    required: true,
+  });
+}
+
 export function selectField(field: FieldBase & { options: Option[]; value?: string }): SafeHtml {
   const { id } = ids(field);
   const control = html`<select id="${id}" name="${field.name}" ${field.required ? html`required` : ''}${aria(field)}>

@@ -12,7 +12,7 @@ export const QUEUE_COUNTS = {
   abandonedMail: `SELECT count(*) FROM emails WHERE tenant_id = $1 AND status = 'abandoned'`,
   invitationsExpiring: `SELECT count(*) FROM invitations WHERE tenant_id = $1 AND status = 'pending'
                          AND expires_at > now() AND expires_at < now() + interval '48 hours'`,
-  lockedAccounts: `SELECT count(*) FROM users WHERE tenant_id = $1 AND locked_until IS NOT NULL AND locked_until > now()`,
+  lockedAccounts: `SELECT count(*) FROM users WHERE tenant_id = $1 AND (locked_until > now() OR second_factor_locked_until > now())`,
 } as const;
 
 export type QueueName = keyof typeof QUEUE_COUNTS;

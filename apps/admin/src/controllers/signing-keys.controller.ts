@@ -19,6 +19,7 @@ export class SigningKeysController {
   }
 
   @Post('rollover')
+  @RequirePermission('Tenant.Manage')
   @ApiOperation({
     summary: 'Emergency rollover: a new key signs at once',
     description:
@@ -27,7 +28,6 @@ export class SigningKeysController {
       'it signed — this request\'s own token too, if it was one — stops verifying.',
   })
   @ApiJsonBody(RolloverSigningKeyDto, { revokePrevious: true })
-  @RequirePermission('Tenant.Manage')
   @ApiCreatedResponse({ type: RolloverResponse })
   rollover(@Principal() principal: AdminPrincipal, @Body() body: RolloverSigningKeyDto): Promise<RolloverResult> {
     return this.keys.rollover(principal.tenantId, principal, body);

@@ -1,14 +1,19 @@
 import { Body, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { type CreatedUser, type UserView, UserService } from '@gatehouse/accounts';
+import { type CreatedUser, type UpdatedUser, type UserView, UserService } from '@gatehouse/accounts';
 import type { Page } from '@gatehouse/database';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { UpdatedUserResponse } from '../dto/account-reset.dto.js';
 import { UserPage, UserResponse } from '../dto/responses.dto.js';
 import { AdminController, ApiJsonBody, ApiProblems } from '../auth/admin-controller.js';
 import { type AdminPrincipal, Principal } from '../auth/principal.js';
 import { RequirePermission } from '../auth/require-permission.js';
 import { CreateUserDto, UpdateUserDto, UserQueryDto } from '../dto/users.dto.js';
 
-@AdminController('users', 'users', 'Personal user accounts: people who log in to the Web UI, and staff who hold roles.')
+@AdminController(
+  'users',
+  'users',
+  'Personal user accounts: people who log in to the Web UI, and staff who hold roles. A person who holds a role is managed (changed, disabled, enabled, unlocked, reset) by an Administrator only, and never gets a generated password; an existing account given its first role starts afresh (`accountReset`).',
+)
 export class UsersController {
   constructor(private readonly users: UserService) {}
 
@@ -43,8 +48,8 @@ export class UsersController {
   @ApiJsonBody(UpdateUserDto, { displayName: 'Pat P. Partner' })
   @ApiProblems(409)
   @RequirePermission('Users.Manage')
-  @ApiOkResponse({ type: UserResponse })
-  update(@Principal() principal: AdminPrincipal, @Param('id') id: string, @Body() body: UpdateUserDto): Promise<UserView> {
+  @ApiOkResponse({ type: UpdatedUserResponse })
+  update(@Principal() principal: AdminPrincipal, @Param('id') id: string, @Body() body: UpdateUserDto): Promise<UpdatedUser> {
     return this.users.update(principal.tenantId, principal, id, body);
   }
 

@@ -36,6 +36,7 @@ export function accountStatus(code: AccountErrorCode): number {
     case AccountErrorCode.LastAdministrator:
       return 409;
     case AccountErrorCode.InvalidRole:
+    case AccountErrorCode.GeneratedPasswordForStaff:
       return 400;
     default:
       return unmapped(code);
@@ -77,6 +78,7 @@ export function clientStatus(code: ClientErrorCode): number {
     case ClientErrorCode.InvalidSecretExpiry:
       return 400;
     case ClientErrorCode.OwnerPrivileged:
+    case ClientErrorCode.OwnerRequiresAdministrator:
       return 403;
     default:
       return unmapped(code);
@@ -183,7 +185,10 @@ export class ProblemFilter implements ExceptionFilter {
 
   private toProblem(error: unknown, req: Request): Problem {
     if (error instanceof ValidationFailedError) return problem(400, error.code, error.message, { errors: error.errors });
-    if (error instanceof AccountError) return problem(accountStatus(error.code), error.code, error.message);
+    if (error instanceof AccountError) {
+      const errors = error.field ? { errors: [{ field: error.field, message: error.message }] } : {};
+      return problem(accountStatus(error.code), error.code, error.message, errors);
+    }
     if (error instanceof ApiError) return problem(apiStatus(error.code), error.code, error.message);
     if (error instanceof TenantError) return problem(tenantStatus(error.code), error.code, error.message);
     if (error instanceof DocError) return problem(docStatus(error.code), error.code, error.message);

@@ -1,8 +1,10 @@
-import { Controller, Get, Post, Req, Res, UseFilters } from '@nestjs/common';
+import { Controller, Get, Inject, Post, Req, Res, UseFilters } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { LoginService } from '@gatehouse/accounts';
+import { LoginService, SecondFactorService } from '@gatehouse/accounts';
+import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { SessionService } from '@gatehouse/sessions';
 import { loginPage, loginRefusal } from './pages/auth.pages.js';
+import { enrolFirstPage } from './pages/second-factor.pages.js';
 import { returnToQuery, safeReturnTo } from './return-to.js';
 import { WebRedirect, sendPage, viewerOf } from './web-response.js';
 import { WebSession, field } from './web-session.js';
@@ -13,9 +15,11 @@ import { WebErrorFilter } from './web.filter.js';
 @UseFilters(WebErrorFilter)
 export class LoginController {
   constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly web: WebSession,
     private readonly sessions: SessionService,
     private readonly credentials: LoginService,
+    private readonly factors: SecondFactorService,
   ) {}
 
   @Get()
@@ -59,10 +63,21 @@ export class LoginController {
       const body = loginPage({ csrf, returnTo, username, error: loginRefusal(outcome.lockedUntil) });
       return sendPage(res, 401, { title: 'Log in', body, viewer: viewerOf(context), path: '/login' });
     }
+    const staff = outcome.user.roles.length > 0;
+    if (staff && !(await this.hasSecondFactor(context.tenant.id, outcome.user.id))) {
+      return sendPage(res, 403, { title: 'Set up your second factor first', body: enrolFirstPage(`${this.config.adminPublicUrl}/console/login`), viewer: null, path: '/login' });
+    }
     await this.sessions.end(this.web.currentToken(req));
     const started = await this.sessions.start(context.tenant.id, outcome.user.id);
     this.web.startCookie(res, started.token);
+    // Staff: the password alone opens nothing; the second factor comes next (SECURITY 58).
+    if (staff) throw new WebRedirect(`/login/code?${returnToQuery(returnTo)}`);
     throw new WebRedirect(outcome.user.mustChangePassword ? `/password?${returnToQuery(returnTo)}` : returnTo);
+  }
+
+  private async hasSecondFactor(tenantId: string, userId: string): Promise<boolean> {
+    const [factor] = await this.factors.summaries(tenantId, [userId]);
+    return Boolean(factor?.totpConfirmedAt);
   }
 
   @Post('logout')

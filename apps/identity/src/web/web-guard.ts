@@ -10,8 +10,10 @@ export function pathOf(req: Request): string {
 }
 
 /**
- * The signed-in person, or a redirect to the login prompt (and back). Someone who still holds an
- * issued password goes to the password page first, whatever they asked for.
+ * The signed-in person, or a redirect to the login prompt (and back). A person who holds a role
+ * goes to the second-factor step first (SECURITY 58: not even their password changes on the
+ * password alone); someone who still holds an issued password goes to the password page next,
+ * whatever they asked for.
  */
 export function requireUser(
   context: WebContext,
@@ -20,6 +22,9 @@ export function requireUser(
 ): SessionPrincipal {
   const returnTo = pathOf(req);
   if (!context.principal) throw new WebRedirect(`/login?${returnToQuery(returnTo)}`);
+  if (context.principal.roles.length > 0 && !context.principal.secondFactorAt) {
+    throw new WebRedirect(`/login/code?${returnToQuery(returnTo)}`);
+  }
   if (context.principal.mustChangePassword && !options.allowIssuedPassword) {
     throw new WebRedirect(`/password?${returnToQuery(returnTo)}`);
   }

@@ -9,7 +9,7 @@ import type {
 import { isUUID } from 'class-validator';
 import { DataSource } from 'typeorm';
 import { type Actor, AuditService } from '@gatehouse/audit';
-import { LoginRepository } from '../login.repository.js';
+import { LoginRepository, lockOf } from '../login.repository.js';
 import { LoginService } from '../login.service.js';
 import { MfaError, MfaErrorCode } from './mfa.errors.js';
 import { MfaRepository } from './mfa.repository.js';
@@ -41,7 +41,7 @@ export interface PasskeyView {
 /**
  * Passkeys (WebAuthn, through @simplewebauthn/server) as an additional second factor, for people
  * who already have an authenticator app. The challenge lives in the caller's session and is used
- * once; a failed assertion counts toward the account lockout like a wrong code.
+ * once; a failed assertion counts toward the second-factor lockout like a wrong code.
  */
 @Injectable()
 export class PasskeyService {
@@ -113,11 +113,12 @@ export class PasskeyService {
     if (source && (await this.logins.sourceBlockedUntil(tenantId, source))) return { ok: false, lockedUntil: null, throttled: true };
     const candidate = await this.logins.findById(tenantId, userId);
     if (!candidate || candidate.status !== 'active') return { ok: false, lockedUntil: null };
-    if (candidate.lockedUntil && candidate.lockedUntil.getTime() > Date.now()) return { ok: false, lockedUntil: candidate.lockedUntil };
+    const locked = lockOf(candidate.lockedUntil, candidate.secondFactorLockedUntil);
+    if (locked) return { ok: false, lockedUntil: locked };
     const passkey = response && expected.challenge ? await this.passkeys.find(tenantId, userId, response.id) : null;
     const accepted = passkey && (await this.check(passkey, response!, expected.challenge!, expected.rp));
-    if (!accepted) return { ok: false, lockedUntil: await this.login.recordAccountFailure(candidate, 'user.mfa.failed', source) };
-    await this.logins.recordSuccess(userId);
+    if (!accepted) return { ok: false, lockedUntil: await this.login.recordSecondFactorFailure(candidate, source) };
+    await this.logins.recordSecondFactorSuccess(userId);
     await this.audit.record(this.dataSource.manager, { tenantId, actor: { type: 'user', userId, clientId: null }, action: 'user.mfa.succeeded', targetType: 'user', targetId: userId, details: { method: 'passkey', passkey: passkey.name } });
     return { ok: true, method: 'passkey' };
   }

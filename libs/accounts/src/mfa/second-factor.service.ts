@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { type Actor, AuditService } from '@gatehouse/audit';
 import { KeyEncryptor, SecretHasher } from '@gatehouse/crypto';
-import { type LoginCandidate, LoginRepository } from '../login.repository.js';
+import { type LoginCandidate, LoginRepository, lockOf } from '../login.repository.js';
 import { LoginService } from '../login.service.js';
 import type { User } from '../user.entity.js';
 import { mayManageUser } from '../user.service.js';
@@ -34,7 +34,8 @@ const selfActor = (userId: string): Actor => ({ type: 'user', userId, clientId: 
 /**
  * Staff second factors: a TOTP authenticator (seed sealed at rest, each code accepted once, ±1
  * step of skew) and ten single-use recovery codes (stored hashed, shown once). A wrong code counts
- * toward the same account lockout as a wrong password; a right one resets it.
+ * toward a lockout of its own, apart from wrong passwords, which no password change clears; a
+ * right one resets both counts (SECURITY 58).
  */
 @Injectable()
 export class SecondFactorService {
@@ -67,7 +68,7 @@ export class SecondFactorService {
     const factor = await this.factors.findTotp(tenantId, userId);
     if (!factor || factor.confirmedAt) throw new MfaError(MfaErrorCode.NoPendingEnrolment, 'There is no authenticator waiting to be confirmed.');
     const step = matchingStep(this.seedOf(factor), code.trim());
-    if (step === null) return { ok: false, lockedUntil: await this.login.recordAccountFailure(candidate, 'user.mfa.failed', source) };
+    if (step === null) return { ok: false, lockedUntil: await this.login.recordSecondFactorFailure(candidate, source) };
     const recoveryCodes = newRecoveryCodes();
     await this.dataSource.transaction(async (em) => {
       if (!(await this.factors.confirm(em, factor.id))) {
@@ -77,7 +78,7 @@ export class SecondFactorService {
       await this.factors.replaceRecoveryCodes(em, tenantId, userId, recoveryCodes.map((c) => this.hashCode(c)));
       await this.record(em, tenantId, selfActor(userId), 'user.mfa.enrolled', userId, { method: 'totp' });
     });
-    await this.logins.recordSuccess(userId);
+    await this.logins.recordSecondFactorSuccess(userId);
     return { ok: true, recoveryCodes };
   }
 
@@ -87,8 +88,8 @@ export class SecondFactorService {
     const { candidate, lockedUntil } = await this.usableAccount(tenantId, userId);
     if (!candidate) return { ok: false, lockedUntil };
     const accepted = await this.accept(tenantId, userId, typed.trim());
-    if (!accepted) return { ok: false, lockedUntil: await this.login.recordAccountFailure(candidate, 'user.mfa.failed', source) };
-    await this.logins.recordSuccess(userId);
+    if (!accepted) return { ok: false, lockedUntil: await this.login.recordSecondFactorFailure(candidate, source) };
+    await this.logins.recordSecondFactorSuccess(userId);
     await this.record(this.dataSource.manager, tenantId, selfActor(userId), 'user.mfa.succeeded', userId, accepted);
     return { ok: true, ...accepted };
   }
@@ -142,8 +143,8 @@ export class SecondFactorService {
   ): Promise<{ candidate: LoginCandidate | null; lockedUntil: Date | null }> {
     const candidate = await this.logins.findById(tenantId, userId);
     if (!candidate || candidate.status !== 'active') return { candidate: null, lockedUntil: null };
-    const locked = candidate.lockedUntil && candidate.lockedUntil.getTime() > Date.now();
-    return locked ? { candidate: null, lockedUntil: candidate.lockedUntil } : { candidate, lockedUntil: null };
+    const locked = lockOf(candidate.lockedUntil, candidate.secondFactorLockedUntil);
+    return locked ? { candidate: null, lockedUntil: locked } : { candidate, lockedUntil: null };
   }
 
   private seal(userId: string, seed: Buffer): Buffer {

@@ -49,6 +49,7 @@ export class AccountController {
 
   @Post('passkeys')
   @ConsolePage(null)
+  @StepUp()
   addPasskey(@Console() who: ConsolePrincipal, @Req() req: Request, @Res() res: Response): Promise<void> {
     return this.out.send(res, who, this.account.addPasskey(who, req));
   }

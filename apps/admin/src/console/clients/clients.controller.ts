@@ -11,7 +11,8 @@ import { ClientsPresenter } from './clients.presenter.js';
 /**
  * `/console/clients`: the list, a client's page, its scopes, credentials, handovers and state.
  * Each handler needs the permission of its REST twin (`/admin/v1/clients…`, `/handovers/{id}/revoke`);
- * minting a secret asks for a fresh second factor.
+ * every way a credential can leave — minting a secret, adding a certificate, sending a handover —
+ * asks for a fresh second factor (SECURITY 57).
  */
 @ConsoleController('clients')
 export class ClientsController {
@@ -135,6 +136,7 @@ export class ClientsController {
 
   @Post(':clientId/certificates')
   @ConsolePage('Secrets.Manage')
+  @StepUp()
   addCertificate(
     @Console() who: ConsolePrincipal,
     @Param('clientId') clientId: string,
@@ -178,6 +180,7 @@ export class ClientsController {
 
   @Post(':clientId/handovers')
   @ConsolePage('Secrets.Manage')
+  @StepUp()
   createHandover(
     @Console() who: ConsolePrincipal,
     @Param('clientId') clientId: string,

@@ -24,8 +24,8 @@ const PASSWORD_CHANGE = 'gatehouse:console-password-change';
  *     domain errors into field errors, returns a {@link ConsoleView} or a `{ redirect, flash }`) and
  *     `clients.pages.ts` (templates: pure functions of view data, built from `@gatehouse/views`);
  *  2. `@ConsoleController('clients')` on the class and `@ConsolePage('Clients.Read')` on each
- *     handler (`@StepUp()` too on a POST that mints or reveals a secret, changes roles or removes a
- *     second factor);
+ *     handler (`@StepUp()` too on a POST through which a credential or a way in can leave, or that
+ *     removes a second factor: see {@link StepUp});
  *  3. an entry in `CONSOLE_SECTIONS` (console-navigation.ts) with the same permission;
  *  4. the controller in `CONSOLE_PAGES` (console.module.ts), and a Chromium test with axe-core and
  *     screenshots at 1280 and 390 px (`test/support/console.ts`, `test/support/page-checks.ts`).
@@ -40,9 +40,22 @@ export function ConsolePage(permission: Permission | null): MethodDecorator {
  * The action needs a second factor younger than five minutes; asked inline, then continued: the
  * step-up page posts the same form again, its fields carried as hidden inputs — so such a form
  * must hold no password or secret (none of these actions needs one).
+ *
+ * SECURITY 57: every action through which a credential or a way in can leave carries it — a new
+ * secret, a handover to any address, a certificate, a federated credential, a staff invitation or
+ * a role change, a passkey, a webhook (its signing secret), removing a second factor. A new such
+ * action needs only this decorator on its POST, and an entry with `stepUp: true` in the role
+ * matrix test (test/role-matrix-console.e2e-spec.ts), which fails until it has one;
+ * `test/support/step-up.ts` proves the prompt, the unchanged state and the continued action.
  */
 export function StepUp(): MethodDecorator {
   return SetMetadata(STEP_UP, true);
+}
+
+/** What a console handler declares: its permission and whether it asks for a fresh second factor (for the role matrix). */
+export function declaredConsolePage(handler: object): { permission: Permission | null; stepUp: boolean } | undefined {
+  const page = Reflect.getMetadata(PAGE, handler) as { permission: Permission | null } | undefined;
+  return page && { permission: page.permission, stepUp: Reflect.getMetadata(STEP_UP, handler) === true };
 }
 
 /** The page a person with an issued password must reach to change it (nothing else opens until then). */

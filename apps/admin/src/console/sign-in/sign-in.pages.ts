@@ -2,6 +2,7 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@gatehouse/accounts';
 import {
   type FieldErrors,
   type SafeHtml,
+  authenticationCodeField,
   codeField,
   formError,
   hiddenInputs,
@@ -59,14 +60,7 @@ export function codeStep(
       csrf: input.csrf,
       submit: 'Sign in',
       body: html`${hiddenInputs({ returnTo: input.returnTo })}
-      ${codeField({
-        name: 'code',
-        label: 'Authentication code',
-        hint: 'The 6-digit code your authenticator app shows now. Lost your phone? Type one of your recovery codes instead.',
-        error: input.error,
-        autofocus: true,
-        required: true,
-      })}`,
+      ${authenticationCodeField(input.error)}`,
       aside: html`<button type="submit" class="link" form="cancel-sign-in">Use another account</button>`,
     })}
     <form id="cancel-sign-in" method="post" action="${input.cancel}">${hiddenInputs({ _csrf: input.csrf })}</form>

@@ -28,6 +28,7 @@ export class StaffController {
 
   @Post('invite')
   @ConsolePage('Tenant.Manage')
+  @StepUp()
   invite(@Console() who: ConsolePrincipal, @Req() req: Request, @Res() res: Response): Promise<void> {
     return this.out.send(res, who, this.staff.invite(who, req));
   }

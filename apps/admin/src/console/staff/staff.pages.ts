@@ -69,7 +69,7 @@ export interface InviteForm {
 export function inviteForm(input: { base: string; csrf: string; values: InviteForm; errors: FieldErrors; error?: string }): SafeHtml {
   const { values, errors } = input;
   return html`${formError(input.error)}
-    <p>The person gets an email with a one-time link (valid 72 hours) to choose a password and set up an authenticator app. Someone who is already a user here (same username and email) keeps their account and gains the role.</p>
+    <p>The person gets an email with a one-time link (valid 72 hours) to choose a password and set up an authenticator app. Someone who is already a user here (same username and email) keeps their account and gains the role; if they held no role, their account starts afresh — their password, links, second factor and sessions stop working, the credentials of clients made in their name by others are revoked — and the emailed link is the only way in.</p>
     ${postForm({
       action: `${input.base}/staff/invite`,
       csrf: input.csrf,
@@ -111,6 +111,9 @@ export function memberPage(input: { base: string; csrf: string; member: StaffMem
   return html`<section class="panel" aria-labelledby="profile"><h2 id="profile">Profile</h2>${summary(member)}</section>
     <section class="panel" aria-labelledby="roles-heading">
       <h2 id="roles-heading">Roles</h2>
+      ${member.roles.length
+        ? ''
+        : html`<p class="notice">${member.displayName} holds no role. Giving them one starts their account afresh: their password, links, second factor and sessions stop working, the credentials of clients made in their name by others are revoked, and a console activation link goes to ${member.email}.</p>`}
       ${postForm({
         action: `${base}/staff/${member.id}/roles`,
         csrf: input.csrf,

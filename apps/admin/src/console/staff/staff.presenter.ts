@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
-import { AccountError, AccountErrorCode, type Role, UserService } from '@gatehouse/accounts';
+import { type AccountReset, AccountError, AccountErrorCode, type Role, UserService, accountResetLines } from '@gatehouse/accounts';
 import { StaffAccessService, StaffError, StaffErrorCode, usernameFromEmail } from '@gatehouse/provisioning';
 import { type FieldErrors, html, utc } from '@gatehouse/views';
 import { CreateUserDto, UpdateUserDto } from '../../dto/users.dto.js';
@@ -53,8 +53,9 @@ export class StaffPresenter {
     if (Object.keys(errors).length) return this.showInvite(who, values, errors);
     try {
       const invited = await this.staff.invite(who.tenant, who, { email: values.email!, role: values.role as Role, username, displayName }, 'mail');
-      const text = `Invitation sent to ${invited.email}. The link in it works once, for 72 hours (until ${utc(invited.expiresAt)}).`;
-      return { redirect: `${who.base}/staff/${invited.userId}`, flash: { kind: 'success', text } };
+      const sent = `Invitation sent to ${invited.email}. The link in it works once, for 72 hours (until ${utc(invited.expiresAt)}).`;
+      const text = invited.accountReset ? `${sent} ${resetText(invited.accountReset)}` : sent;
+      return { redirect: `${who.base}/staff/${invited.userId}`, flash: { kind: invited.accountReset ? 'warning' : 'success', text } };
     } catch (error) {
       const taken = (error instanceof AccountError && error.code === AccountErrorCode.UsernameTaken) ||
         (error instanceof StaffError && error.code === StaffErrorCode.UsernameOfAnother);
@@ -80,6 +81,10 @@ export class StaffPresenter {
     if (Object.keys(errors).length) return { ...(await this.member(who, id, roles, errors)), status: 400 };
     try {
       const updated = await this.users.update(who.tenantId, who, id, { roles: roles as Role[] });
+      if (updated.accountReset) {
+        const text = `${updated.displayName} now holds: ${updated.roles.join(', ')}. A console activation link went to ${updated.email} (valid until ${utc(updated.accountReset.activation.expiresAt)}). ${resetText(updated.accountReset)}`;
+        return { redirect: `${who.base}/staff/${id}`, flash: { kind: 'warning', text } };
+      }
       const text = updated.roles.length
         ? `${updated.displayName} now holds: ${updated.roles.join(', ')}. It takes effect on their next click.`
         : `${updated.displayName} holds no role now and can no longer sign in to the console.`;
@@ -111,4 +116,9 @@ export class StaffPresenter {
     const text = `The second factor of ${member.displayName} was reset and their sessions ended. They set up a new authenticator app at their next sign-in.`;
     return { redirect: `${who.base}/staff/${id}`, flash: { kind: 'success', text } };
   }
+}
+
+/** What giving an existing account its first role reset, for the Administrator who gave it. */
+function resetText(reset: AccountReset): string {
+  return `The account existed already, without a role, so it starts afresh and the link is the only way in: ${accountResetLines(reset).join(' ')}`;
 }

@@ -41,7 +41,8 @@ export class UserActionsPresenter {
         submit: 'Reset the password',
       },
     };
-    const alternative = what === 'reset-password' ? generateAlternative({ base: who.base, csrf: who.csrfToken, user }) : undefined;
+    // A person who holds a role never gets a generated password (SECURITY 56).
+    const alternative = what === 'reset-password' && !user.roles.length ? generateAlternative({ base: who.base, csrf: who.csrfToken, user }) : undefined;
     return this.confirmation(who, user, what, { ...texts[what], alternative });
   }
 

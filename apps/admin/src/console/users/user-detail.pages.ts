@@ -22,6 +22,8 @@ import { lastSignIn, userStatusBadge } from './users.pages.js';
 /** What the signed-in person may do on this page (the permissions of the REST twins). */
 export interface UserAbilities {
   manage: boolean;
+  /** The user holds a role (staff). */
+  staff: boolean;
   invite: boolean;
   docs: boolean;
   audit: boolean;
@@ -78,7 +80,9 @@ function status(input: UserDetailInput): SafeHtml {
         ${lock ? button(`${path}/unlock`, csrf, 'Unlock') : ''}
         <a class="button secondary" href="${path}/reset-password">Reset password…</a>
       </div>`
-    : '';
+    : may.staff
+      ? html`<p class="hint">${user.displayName} holds a role: only an Administrator manages their account.</p>`
+      : '';
   return html`<section class="panel" aria-labelledby="status"><h2 id="status">Status</h2>
     <p>${userStatusBadge(user)} ${user.status === 'disabled' ? 'Cannot sign in; their clients get no tokens.' : lock ?? 'Can sign in.'}
       ${user.mustChangePassword ? ' Must choose a new password at the next sign-in.' : ''}</p>

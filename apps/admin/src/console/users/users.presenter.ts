@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
-import { AccountError, AccountErrorCode, type Role, UserService, type UserStatusFilter, type UserView, userPosition } from '@gatehouse/accounts';
+import { AccountError, AccountErrorCode, type Role, UserService, type UserStatusFilter, type UserView, mayManageUser, userPosition } from '@gatehouse/accounts';
 import { type AuditEventView, AuditService } from '@gatehouse/audit';
 import { encodeCursor } from '@gatehouse/database';
 import { DocService } from '@gatehouse/docs';
@@ -123,7 +123,8 @@ export class UsersPresenter {
   async detail(who: ConsolePrincipal, id: string, invite?: Pick<UserDetailInput, 'inviteValues' | 'inviteErrors'>): Promise<ConsoleView> {
     const user = await this.users.get(who.tenantId, id);
     const may = {
-      manage: who.permissions.includes('Users.Manage'),
+      manage: who.permissions.includes('Users.Manage') && mayManageUser(who, user),
+      staff: user.roles.length > 0,
       invite: who.permissions.includes('Invitations.Manage'),
       docs: who.permissions.includes('Docs.Manage'),
       audit: who.permissions.includes('Audit.Read'),
