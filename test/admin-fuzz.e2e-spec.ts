@@ -29,6 +29,8 @@ import { type TestDatabase, createTestDatabase } from './support/test-database.j
  * (≈ 2,400 requests); GATEHOUSE_FUZZ_RUNS=2000 (say) for a long run.
  */
 const RUNS = Number(process.env.GATEHOUSE_FUZZ_RUNS ?? 100);
+/** A webhook endpoint this fuzz's app allows (`webhookPrivateTargets`); nothing is ever sent to it. */
+const FUZZ_WEBHOOK_URL = 'https://127.0.0.1:9/fuzz';
 /** Fixed, so that a failure seen in CI is seen again on any machine; change it to explore. */
 const SEED = Number(process.env.GATEHOUSE_FUZZ_SEED ?? 20261123);
 
@@ -185,6 +187,9 @@ describe('admin API fuzzed from its own OpenAPI document', () => {
     if (field === 'id' && path.startsWith('/admin/v1/emails')) return either(a.emails, b.emails);
     if (field === 'id' && path.startsWith('/admin/v1/access-requests')) return either(a.requests, b.requests);
     if (field === 'id' && path.startsWith('/admin/v1/handovers')) return either(a.handovers, b.handovers);
+    // A webhook endpoint the outbound rules allow here (nothing is sent to it), else whatever comes.
+    if (field === 'events') return fc.constantFrom('client.*', 'user.created', '*', 'no.such.event');
+    if (field === 'url') return fc.oneof({ arbitrary: fc.constant(FUZZ_WEBHOOK_URL), weight: 3 }, { arbitrary: fc.webUrl(), weight: 1 });
     if (field === 'certificate') return fc.constantFrom(certificatePem, `${certificatePem}x`, certificatePem.replace('CERTIFICATE', 'PRIVATE KEY'));
     if (field === 'email' || field.endsWith('Email')) return fc.oneof(fc.emailAddress(), fc.constant(`x${Date.now()}@example.com`));
     // A generated password costs an argon2 hash (tens of milliseconds): mostly the mailed link, then.
@@ -265,7 +270,7 @@ describe('admin API fuzzed from its own OpenAPI document', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    const config = testConfig(database.url);
+    const config = testConfig(database.url, { webhookPrivateTargets: [FUZZ_WEBHOOK_URL] });
     app = await createAdminApp({ config, logDestination: new LogCapture() });
     await app.listen(0, '127.0.0.1');
     base = (await app.getUrl()).replace('[::1]', '127.0.0.1');
