@@ -53,7 +53,14 @@ describe('console journey: a request decided, equipped and handed over in the co
       .locator('main table tbody tr')
       .evaluateAll((trs) =>
         trs
-          .map((tr) => [...tr.querySelectorAll('td')].map((cell) => cell.textContent!.trim()))
+          // The names as the rows show them; the ids beside them (monospace) left out.
+          .map((tr) =>
+            [...tr.querySelectorAll('td')].map((cell) => {
+              const id = cell.querySelector('code.id')?.textContent ?? '';
+              const text = cell.textContent!.trim();
+              return (id && text.endsWith(id) ? text.slice(0, -id.length) : text).trim();
+            }),
+          )
           .map((c) => [c[1]!, c[2]!, c[4]!]),
       );
     const href = await page.getByRole('link', { name: 'Export CSV' }).getAttribute('href');
@@ -242,10 +249,10 @@ describe('console journey: a request decided, equipped and handed over in the co
     const byClient = await filteredByTarget(page, clientId, 'audit-client');
     expect(byClient.rows).toEqual(
       sorted([
-        ['System', 'client.handover.revealed', '127.0.0.1'],
-        ['System', 'client.secret.created', '127.0.0.1'],
+        ['Gatehouse', 'client.handover.revealed', '127.0.0.1'],
+        ['Gatehouse', 'client.secret.created', '127.0.0.1'],
         ['Ivan Example', 'client.scopes.set', '127.0.0.1'],
-        ['System', 'client.handover.created', '—'],
+        ['Gatehouse', 'client.handover.created', '—'],
         ['Carla Example', 'client.created', '127.0.0.1'],
       ]),
     );
@@ -253,11 +260,11 @@ describe('console journey: a request decided, equipped and handed over in the co
     expect(byRequest.rows).toEqual(
       sorted([
         ['Pat Partner', 'access_request.fulfilled', '127.0.0.1'],
-        ['System', 'access_request.delivered', '127.0.0.1'],
-        ['System', 'access_request.handover_sent', '—'],
+        ['Gatehouse', 'access_request.delivered', '127.0.0.1'],
+        ['Gatehouse', 'access_request.handover_sent', '—'],
         ['Carla Example', 'access_request.approved', '127.0.0.1'],
-        ['System', 'access_request.confirmed', '127.0.0.1'],
-        ['System', 'access_request.created', '127.0.0.1'],
+        ['Gatehouse', 'access_request.confirmed', '127.0.0.1'],
+        ['Gatehouse', 'access_request.created', '127.0.0.1'],
       ]),
     );
     const both = `${byClient.csv}\n${byRequest.csv}`;
@@ -270,12 +277,12 @@ describe('console journey: a request decided, equipped and handed over in the co
     ]) {
       expect(both).toContain(`,${action},`);
     }
-    expect(both).toMatch(/^[^,]+,Carla Example,[0-9a-f-]{36},,client\.created,client,/m);
-    expect(both).toMatch(/^[^,]+,Ivan Example,[0-9a-f-]{36},,client\.scopes\.set,client,/m);
+    expect(both).toMatch(/^[^,]+,Carla Example,carla,[0-9a-f-]{36},,client\.created,client,/m);
+    expect(both).toMatch(/^[^,]+,Ivan Example,ivan,[0-9a-f-]{36},,client\.scopes\.set,client,/m);
     expect(both).not.toContain(secret);
     // The handover that went out by itself belongs to the HTTP request of Ivan's scope change.
     const requestIdOf = (action: string) =>
-      new RegExp(`,${action.replace(/\./g, '\\.')},client,[^,]+,[^,]*,([0-9a-f-]{36})\r?$`, 'm').exec(
+      new RegExp(`,${action.replace(/\./g, '\\.')},client,[^,]*,[^,]+,[^,]*,([0-9a-f-]{36})\r?$`, 'm').exec(
         byClient.csv,
       )?.[1];
     expect(requestIdOf('client.handover.created')).toEqual(expect.any(String));

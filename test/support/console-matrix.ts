@@ -108,6 +108,8 @@ export const CONSOLE_MATRIX: Record<string, ConsoleForm> = {
   'staff/:id/invitation/resend': form('Tenant.Manage', async (f) => ({ path: `staff/${(await f.user(['Auditor'])).id}/invitation/resend` }), { stepUp: true }),
   'staff/:id/invitation/revoke': form('Tenant.Manage', async (f) => ({ path: `staff/${(await f.user(['Auditor'])).id}/invitation/revoke` })),
   'staff/:id/reset-mfa': form('Tenant.Manage', async (f) => ({ path: `staff/${(await f.user(['Auditor'])).id}/reset-mfa` }), { stepUp: true }),
+  // Without revoking: the previous key stays published, so the other roles' tokens keep working.
+  'keys/rollover': form('Tenant.Manage', async () => ({ path: 'keys/rollover', fields: {} }), { stepUp: true }),
   webhooks: form('Tenant.Manage', async () => ({ path: 'webhooks', fields: { url: MATRIX_WEBHOOK_URL, events: 'client.*', description: '' } }), { stepUp: true, status: 200 }),
   'webhooks/:id/rotate-secret': form('Tenant.Manage', async (f) => ({ path: `webhooks/${await f.webhook()}/rotate-secret` }), { stepUp: true, status: 200 }),
   'webhooks/:id/test': form('Tenant.Manage', async (f) => ({ path: `webhooks/${await f.webhook()}/test` })),

@@ -51,6 +51,9 @@ const GITHUB_CREDENTIAL = (f: MatrixFixtures) => ({
 export const REST_MATRIX: Record<string, RestOperation> = {
   'GET /admin/v1/tenant': read('Clients.Read', async () => '/tenant'),
   'PATCH /admin/v1/tenant': { permission: 'Tenant.Manage', cases: [{ status: 200, prepare: async () => ({ path: '/tenant', body: { accessTokenLifetimeSeconds: 3599 } }) }] },
+  'GET /admin/v1/tenant/signing-keys': read('Tenant.Manage', async () => '/tenant/signing-keys'),
+  // Without revoking: the previous key stays published, so the other roles' tokens keep working.
+  'POST /admin/v1/tenant/signing-keys/rollover': { permission: 'Tenant.Manage', cases: [{ status: 201, prepare: async () => ({ path: '/tenant/signing-keys/rollover', body: {} }) }] },
   'POST /admin/v1/users': {
     permission: 'Users.Manage',
     cases: [
@@ -164,6 +167,10 @@ export const REST_MATRIX: Record<string, RestOperation> = {
   },
   'DELETE /admin/v1/clients/{clientId}/federated-credentials/{id}': { permission: 'Secrets.Manage', cases: [{ status: 204, prepare: async (f) => ((c) => ({ path: `/clients/${c.clientId}/federated-credentials/${c.id}` }))(await f.federated()) }] },
   'GET /admin/v1/audit-events': read('Audit.Read', async () => '/audit-events'),
+  'GET /admin/v1/audit-events/{id}': read('Audit.Read', async (f) => {
+    const [event] = await f.db.query(`SELECT id FROM audit_events WHERE tenant_id = $1 LIMIT 1`, [f.tenantId]);
+    return `/audit-events/${event.id as string}`;
+  }),
   'POST /admin/v1/doc-sections': { permission: 'Docs.Manage', cases: [{ status: 201, prepare: async (f) => ({ path: '/doc-sections', body: { slug: f.unique('doc'), title: 'Doc', body: '# Doc' } }) }] },
   'GET /admin/v1/doc-sections': read('Docs.Manage', async () => '/doc-sections'),
   'GET /admin/v1/doc-sections/{slug}': read('Docs.Manage', async (f) => `/doc-sections/${await f.section()}`),

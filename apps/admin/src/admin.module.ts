@@ -26,6 +26,7 @@ import { EmailsController } from './controllers/emails.controller.js';
 import { FederatedCredentialsController } from './controllers/federated-credentials.controller.js';
 import { ClientHandoversController, HandoversController } from './controllers/handovers.controller.js';
 import { InvitationsController } from './controllers/invitations.controller.js';
+import { SigningKeysController } from './controllers/signing-keys.controller.js';
 import { TenantController } from './controllers/tenant.controller.js';
 import { UserCredentialsController } from './controllers/user-credentials.controller.js';
 import { UsersController } from './controllers/users.controller.js';
@@ -39,6 +40,7 @@ export interface AdminModuleOptions extends Partial<CoreOptions> {
 
 export const ADMIN_CONTROLLERS = [
   TenantController,
+  SigningKeysController,
   UsersController,
   UserCredentialsController,
   ApisController,

@@ -57,6 +57,8 @@ export const KNOWN_EVENTS = [
   'invitation.resent',
   'invitation.revoked',
   'tenant.settings.updated',
+  /** An emergency rollover of the tenant's signing key (details: the new and previous kid, whether it was revoked). */
+  'tenant.signing_key.rolled_over',
   'user.created',
   'user.credentials.reset',
   'user.disabled',

@@ -67,22 +67,29 @@ export function requestedWhat(input: { account: boolean; systemName: string | nu
 
 export interface AccessRequestConfirmMail {
   tenantName: string;
-  requesterName: string;
-  what: string;
+  /** What kinds of access were asked for: never the words typed with them. */
+  account: boolean;
+  api: boolean;
   link: string;
   expiresAt: Date;
 }
 
-/** To the address a request was made with: confirm it is yours, or ignore this mail. */
+/**
+ * To the address a request was made with: confirm it is yours, or ignore this mail. Nobody has
+ * confirmed that address yet, so the mail carries nothing the requester typed (a name or a
+ * system name could be any text — "URGENT: log in at …" — sent from our domain): only the
+ * tenant's name, the kind of access and the link, whose page shows the request quoted.
+ */
 export function accessRequestConfirmEmail(input: AccessRequestConfirmMail): RenderedEmail {
+  const what = [input.account ? 'a personal account' : '', input.api ? 'API access for a system' : ''].filter(Boolean).join(' and ');
   return mail('access-request-confirm', 'confirm your access request', {
     tenantName: input.tenantName,
-    greeting: `Hello ${input.requesterName},`,
+    greeting: 'Hello,',
     paragraphs: [
-      `Someone asked ${input.tenantName} for ${input.what} with this email address.`,
-      `If it was you, open the link below and press "Confirm" before ${mailTime(input.expiresAt)}. Only then is the request passed to the contact person.`,
+      `Someone asked ${input.tenantName} for ${what || 'access'} and gave this email address.`,
+      `If it was you, open the link below: it shows the request as it was typed. Press "Confirm" there before ${mailTime(input.expiresAt)}; only then is the request passed to the contact person.`,
     ],
-    link: { href: input.link, label: 'Confirm the request' },
+    link: { href: input.link, label: 'Review and confirm the request' },
     after: 'If it was not you, ignore this mail: the request expires unconfirmed and nothing else happens.',
   });
 }

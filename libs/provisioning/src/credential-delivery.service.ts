@@ -83,7 +83,8 @@ export class CredentialDeliveryService implements OnModuleInit {
   /**
    * The reveal: uses the link once, creates the secret (through ClientService, so it has the
    * current format and rules), audits the reveal with its time and source address, and fulfils
-   * what it delivers — all in one transaction. Of two concurrent reveals exactly one gets here.
+   * what it delivers — all in one transaction, on its one connection. Of concurrent reveals exactly
+   * one gets here; the others answer that the link is used.
    */
   reveal(tenantId: string, token: string, source: string | null): Promise<RevealedCredentials> {
     // Nobody signed in reveals: the system acts for the link's holder, whose address each event keeps.
@@ -103,7 +104,10 @@ export class CredentialDeliveryService implements OnModuleInit {
         handoverId: claimed.handover.id,
       });
       const tenant = await this.tenants.getById(tenantId, em);
-      const granted = (await this.clients.get(tenantId, clientId)).scopes;
+      // Read through the transaction's connection: a second one, taken while this transaction
+      // holds the link's row, ran the pool dry under a burst of reveals (every other reveal waits
+      // on that row holding a connection of its own).
+      const granted = (await this.clients.get(tenantId, clientId, em)).scopes;
       const authority = `${this.config.publicUrl}/${tenantId}`;
       return {
         tenantId,

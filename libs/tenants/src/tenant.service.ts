@@ -36,13 +36,18 @@ export class TenantService {
     this.algorithmChangeHooks.push(hook);
   }
 
-  async create(em: EntityManager, input: { slug: string; displayName: string }): Promise<Tenant> {
+  /** A new tenant; `signingAlgorithm` lets it start with its algorithm (RS256 when left out). */
+  async create(em: EntityManager, input: { slug: string; displayName: string; signingAlgorithm?: SigningAlgorithm }): Promise<Tenant> {
     if (!TENANT_SLUG.test(input.slug) || /^[0-9a-f]{8}-[0-9a-f]{4}-/.test(input.slug)) {
       throw new TenantError(TenantErrorCode.InvalidSlug, 'slug must be 2-63 characters of a-z, 0-9 and -');
     }
     const displayName = input.displayName.trim();
     try {
-      const tenant = await this.tenants.insert(em, { slug: input.slug, displayName: displayName || input.slug });
+      const tenant = await this.tenants.insert(em, {
+        slug: input.slug,
+        displayName: displayName || input.slug,
+        ...(input.signingAlgorithm ? { signingAlgorithm: input.signingAlgorithm } : {}),
+      });
       await announceChange(em, 'tenant', tenant.id, '*');
       return tenant;
     } catch (error) {
@@ -68,6 +73,18 @@ export class TenantService {
 
   async getById(tenantId: string, em?: EntityManager): Promise<Tenant> {
     const tenant = await this.tenants.findById(tenantId, em);
+    if (!tenant) throw new TenantError(TenantErrorCode.NotFound, 'tenant not found');
+    return tenant;
+  }
+
+  /**
+   * The tenant, its row locked against a settings change until the transaction ends (rows that
+   * merely refer to it, like a new signing key, are not held up). A change of its signing keys
+   * takes this lock first, as a change of its settings does, so the two never wait on each other
+   * in turn.
+   */
+  async lock(em: EntityManager, tenantId: string): Promise<Tenant> {
+    const tenant = await this.tenants.lockById(em, tenantId);
     if (!tenant) throw new TenantError(TenantErrorCode.NotFound, 'tenant not found');
     return tenant;
   }

@@ -124,8 +124,19 @@ export function checkAudience(aud: unknown, accepted: readonly string[]): void {
   );
 }
 
-/** Valid now (± skew) and for at most 10 minutes from `nbf` (or `iat`). */
+/**
+ * Valid now (± skew) and for at most 10 minutes from `nbf` (or `iat`). Each time claim present is
+ * first range-checked: a NumericDate from 1970 to the end of 9999 (an `exp` of 9e15 is no date).
+ */
 export function checkTimeRange(claims: Record<string, unknown>, exp: number, nowSeconds: number): void {
+  for (const name of ['exp', 'nbf', 'iat'] as const) {
+    if (claims[name] !== undefined && !isNumericDate(claims[name])) {
+      throw fail(
+        TokenRequestErrorCode.MalformedAssertion,
+        `JWT token is invalid or malformed: the '${name}' claim must be a time in seconds since 1970, up to the year 9999.`,
+      );
+    }
+  }
   const start = isTime(claims.nbf) ? claims.nbf : isTime(claims.iat) ? claims.iat : nowSeconds;
   const tooLong = exp - start > MAX_ASSERTION_LIFETIME_SECONDS;
   const outside = nowSeconds > exp + ASSERTION_SKEW_SECONDS || nowSeconds + ASSERTION_SKEW_SECONDS < start;
@@ -142,6 +153,11 @@ export function timeRangeError(nowSeconds: number, start: number, exp: number, l
       (limit ? `; ${limit}.` : '.'),
   );
 }
+
+/** 9999-12-31T23:59:59Z: the last second a four-digit year (and every date library) can name. */
+const LAST_NUMERIC_DATE = 253_402_300_799;
+
+const isNumericDate = (value: unknown): value is number => isTime(value) && value >= 0 && value <= LAST_NUMERIC_DATE;
 
 /** The registered certificate the header names: `x5t#S256`, else `x5t`, else `kid` (key id, thumbprint or either x5t). */
 export function namedCertificate(

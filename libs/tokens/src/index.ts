@@ -12,6 +12,7 @@ export * from './key-material.js';
 export * from './token.errors.js';
 export * from './signing-key.repository.js';
 export * from './signing-key.service.js';
+export * from './signing-key-admin.service.js';
 export * from './issuers.js';
 export * from './tokens.module.js';
 export * from './token-request.errors.js';

@@ -90,6 +90,7 @@ export class SigningKeyService {
    * was when they were issued, so that bound (plus clock skew) is how long it stays.
    */
   async rollover(em: EntityManager, tenantId: string, alg: SigningAlgorithm): Promise<SigningKey> {
+    await this.keys.lockActive(em, tenantId); // before the key lock, as the scheduled rotation claims it
     await this.keys.lockTenantKeys(em, tenantId);
     const now = new Date();
     const lastUse = now.getTime() + (MAX_TOKEN_LIFETIME_SECONDS + PUBLISH_SKEW_SECONDS) * 1000;

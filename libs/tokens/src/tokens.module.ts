@@ -17,6 +17,7 @@ import { IssuerKeys } from './federation/issuer-keys.js';
 import { SecretLeakService } from './secret-leak.service.js';
 import { SigningKeyRepository } from './signing-key.repository.js';
 import { SigningKeyService } from './signing-key.service.js';
+import { SigningKeyAdminService } from './signing-key-admin.service.js';
 import { TokenWarmUp } from './token-warm-up.js';
 
 /**
@@ -30,6 +31,7 @@ import { TokenWarmUp } from './token-warm-up.js';
   providers: [
     SigningKeyRepository,
     SigningKeyService,
+    SigningKeyAdminService,
     ClientCredentialsRepository,
     CredentialDirectory,
     ClientAuthAlerts,
@@ -54,6 +56,7 @@ import { TokenWarmUp } from './token-warm-up.js';
     TokenWarmUp,
     SecretLeakService,
     SigningKeyService,
+    SigningKeyAdminService,
     ClientCredentialsService,
     ClientAuthenticator,
     AuthFailureTracker,

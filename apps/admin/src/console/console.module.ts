@@ -13,6 +13,7 @@ import { MailModule } from '@gatehouse/mail';
 import { AccessProvisioningModule, ProvisioningModule } from '@gatehouse/provisioning';
 import { SessionsModule } from '@gatehouse/sessions';
 import { TenantsModule } from '@gatehouse/tenants';
+import { TokensModule } from '@gatehouse/tokens';
 import { WorkQueuesModule } from '@gatehouse/workqueues';
 import { AccountController } from './account/account.controller.js';
 import { AccountPresenter } from './account/account.presenter.js';
@@ -48,6 +49,8 @@ import { SignInController } from './sign-in/sign-in.controller.js';
 import { SignInFlow } from './sign-in/sign-in.flow.js';
 import { RequestsController } from './requests/requests.controller.js';
 import { RequestsPresenter } from './requests/requests.presenter.js';
+import { KeysController } from './keys/keys.controller.js';
+import { KeysPresenter } from './keys/keys.presenter.js';
 import { StaffController } from './staff/staff.controller.js';
 import { StaffInvitationPresenter } from './staff/staff-invitation.presenter.js';
 import { StaffPresenter } from './staff/staff.presenter.js';
@@ -71,6 +74,7 @@ export const CONSOLE_PAGES = [
   AuditConsoleController,
   StaffController,
   WebhooksConsoleController,
+  KeysController,
   AccountController,
 ];
 
@@ -95,6 +99,7 @@ const PRESENTERS = [
   EmailPresenter,
   AuditPresenter,
   WebhooksPresenter,
+  KeysPresenter,
 ];
 
 /**
@@ -118,6 +123,7 @@ const PRESENTERS = [
     ApisModule,
     HandoversModule,
     EventsModule,
+    TokensModule,
   ],
   controllers: [ConsoleAssetsController, ...CONSOLE_PAGES, ConsoleNotFoundController],
   providers: [

@@ -86,6 +86,10 @@ export class AuditActorResponse {
   @ApiProperty({ enum: ['user', 'client', 'system'] }) type: string;
   @ApiProperty({ type: String, nullable: true }) userId: string | null;
   @ApiProperty({ type: String, nullable: true }) clientId: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Who acted, as named when they acted; null for the system' })
+  name: string | null;
+  @ApiProperty({ type: String, nullable: true, description: "The acting person's username when they acted" })
+  username: string | null;
 }
 
 export class AuditEventResponse {
@@ -95,7 +99,10 @@ export class AuditEventResponse {
   @ApiProperty() action: string;
   @ApiProperty() targetType: string;
   @ApiProperty({ type: String, nullable: true }) targetId: string | null;
-  @ApiProperty({ type: 'object', additionalProperties: true }) details: Record<string, unknown>;
+  @ApiProperty({ type: String, nullable: true, description: "The target's name when the event was written" })
+  targetName: string | null;
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'What changed (before/after where the write knew them); secrets redacted' })
+  details: Record<string, unknown>;
   @ApiProperty({ type: String, nullable: true }) requestId: string | null;
   @ApiProperty({ type: String, nullable: true, description: 'Address the change came from; null for the system and older events' })
   sourceAddress: string | null;

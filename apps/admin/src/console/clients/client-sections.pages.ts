@@ -218,7 +218,7 @@ export function historySection(input: {
   const who = (e: AuditEventView) =>
     e.actor.type === 'system'
       ? 'Gatehouse'
-      : (input.names.get(e.actor.userId ?? '') ?? e.actor.clientId ?? e.actor.type);
+      : (e.actor.name ?? input.names.get(e.actor.userId ?? '') ?? e.actor.clientId ?? e.actor.type);
   return html`<section class="panel" aria-labelledby="history-heading">
     <h2 id="history-heading">History</h2>
     ${table({

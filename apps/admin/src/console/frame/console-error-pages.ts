@@ -1,5 +1,6 @@
 import { AccountError, MfaError, MfaErrorCode } from '@gatehouse/accounts';
 import { ApiError } from '@gatehouse/apis';
+import { AuditError } from '@gatehouse/audit';
 import { ClientError, FederatedCredentialError } from '@gatehouse/clients';
 import { InvalidCursorError } from '@gatehouse/database';
 import { DocError } from '@gatehouse/docs';
@@ -11,6 +12,7 @@ import { StaffError, StaffErrorCode } from '@gatehouse/provisioning';
 import { AccessRequestError } from '@gatehouse/requests';
 import { TenantError } from '@gatehouse/tenants';
 import { accessRequestStatus, handoverStatus } from '../../problem/access-problems.js';
+import { auditStatus } from '../../problem/audit-problems.js';
 import { webhookStatus } from '../../problem/event-problems.js';
 import {
   accountStatus,
@@ -73,6 +75,7 @@ export function domainErrorStatus(error: unknown): number | null {
   if (error instanceof TenantError) return tenantStatus(error.code);
   if (error instanceof AccessRequestError) return accessRequestStatus(error.code);
   if (error instanceof HandoverError) return handoverStatus(error.code);
+  if (error instanceof AuditError) return auditStatus(error.code);
   if (error instanceof WebhookError) return webhookStatus(error.code);
   if (error instanceof InvalidCursorError) return 400;
   return null;

@@ -110,8 +110,8 @@ export class SignInFlow {
   async signOut(req: Request, res: Response): Promise<void> {
     const scope = await this.tenants.resolve(req);
     const current = await this.session.read(req, scope.tenant.id);
-    if (current) this.session.checkForm(req, current.csrfToken);
-    await this.session.end(req, res);
+    this.session.checkSignOut(req, current);
+    if (current) await this.session.end(res, current);
     redirect(res, `${scope.base}/login`);
   }
 

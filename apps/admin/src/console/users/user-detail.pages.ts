@@ -154,7 +154,7 @@ function invitations(input: UserDetailInput): SafeHtml {
 function actorCell(input: UserDetailInput, event: AuditEventView): SafeHtml | string {
   const { userId, clientId, type } = event.actor;
   if (!userId) return type === 'system' ? 'Gatehouse' : html`client <code>${clientId ?? type}</code>`;
-  const name = userId === input.user.id ? 'this user' : (input.actors.get(userId) ?? 'a former user');
+  const name = userId === input.user.id ? 'this user' : (event.actor.name ?? input.actors.get(userId) ?? 'a former user');
   return html`<a href="${input.base}/users/${userId}">${name}</a>${clientId ? html` (with client <code>${clientId}</code>)` : ''}`;
 }
 
