@@ -20,9 +20,14 @@ import { AwaitingClientsByKeysetOnly1795470000000 } from './1795470000000-Awaiti
 import { TimeOrderedInvitationIds1795490000000 } from './1795490000000-TimeOrderedInvitationIds.js';
 import { InvitationExpiryByPosition1795480000000 } from './1795480000000-InvitationExpiryByPosition.js';
 import { AuditEventsWithoutTenantKey1795500000000 } from './1795500000000-AuditEventsWithoutTenantKey.js';
+import { RevokedSigningKeys1795537000001 } from './1795537000001-RevokedSigningKeys.js';
 import { ClientCreators1795842284709 } from './1795842284709-ClientCreators.js';
 import { WebhooksAndAuditStreaming1795842668452 } from './1795842668452-WebhooksAndAuditStreaming.js';
 import { SecondFactorLockout1795843632703 } from './1795843632703-SecondFactorLockout.js';
+import { AuditNamesAtWriteTime1795843770259 } from './1795843770259-AuditNamesAtWriteTime.js';
+import { FederatedCredentials1795842406767 } from './1795842406767-FederatedCredentials.js';
+import { EntraTokenTypeAndScopeRequests1795845107312 } from './1795845107312-EntraTokenTypeAndScopeRequests.js';
+import { PasswordResetAndExpiredHandovers1795845292771 } from './1795845292771-PasswordResetAndExpiredHandovers.js';
 
 /** Every migration, in order. Listed explicitly: a glob would load some files twice. */
 export const MIGRATIONS = [
@@ -48,7 +53,12 @@ export const MIGRATIONS = [
   InvitationExpiryByPosition1795480000000,
   TimeOrderedInvitationIds1795490000000,
   AuditEventsWithoutTenantKey1795500000000,
+  RevokedSigningKeys1795537000001,
   ClientCreators1795842284709,
+  FederatedCredentials1795842406767,
   WebhooksAndAuditStreaming1795842668452,
   SecondFactorLockout1795843632703,
+  AuditNamesAtWriteTime1795843770259,
+  EntraTokenTypeAndScopeRequests1795845107312,
+  PasswordResetAndExpiredHandovers1795845292771,
 ];

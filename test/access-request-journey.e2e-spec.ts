@@ -130,8 +130,12 @@ describe('access request journey: from an anonymous request to a token', () => {
     const approval = await apps.mailTo('pat@partner.example', /was approved/);
     expect(approval.text).toContain('Welcome aboard.');
     expect(approval.text).toContain('pat@partner.example');
-    await apps.mailTo('pat@partner.example', /Set up your account/);
-    await apps.mailTo('pat@partner.example', /invited to private documentation/);
+    expect(approval.text).toContain('A separate mail brings its one link');
+    expect(approval.text).toContain('Questions: write to carla <carla@example.com>.');
+    const invitation = await apps.mailTo('pat@partner.example', /invited to private documentation/);
+    expect(invitation.text).toContain('has no password yet');
+    // One link sets the password: the invitation's, no activation link beside it.
+    expect(apps.sink.messages.filter((m) => /Set up your account/.test(m.subject))).toEqual([]);
     const it = await apps.mailTo('ivan@example.com', /client Orders sync awaits scopes/);
     expect(it.text).toContain(clientId);
   });
@@ -203,21 +207,21 @@ describe('access request journey: from an anonymous request to a token', () => {
     });
   });
 
-  it('the request is fulfilled once the account is activated too', async () => {
+  it('the request is fulfilled once the partner chose a password through the invitation link too', async () => {
     expect((await call('get', `/access-requests/${requestId}`, auditor.token)).body).toMatchObject({
       status: 'approved',
       credentialsDeliveredAt: expect.any(String),
       accountDeliveredAt: null,
     });
-    const activation = apps.linkIn(
-      (await apps.sink.waitFor((m) => /Set up your account/.test(m.subject)))[0]!,
-      'activate',
+    const invitation = apps.linkIn(
+      (await apps.sink.waitFor((m) => /invited to private documentation/.test(m.subject)))[0]!,
+      'invitations',
     );
-    await page.goto(activation);
+    await page.goto(invitation);
     await page.getByLabel(/^New password/).fill(NEW_PASSWORD);
     await page.getByLabel('Repeat the new password').fill(NEW_PASSWORD);
-    await page.getByRole('button', { name: 'Set password' }).click();
-    await page.getByRole('heading', { name: 'Password set' }).waitFor();
+    await page.getByRole('button', { name: 'Set password and continue' }).click();
+    await page.getByRole('button', { name: 'Accept' }).waitFor();
     const done = await call('get', `/access-requests/${requestId}`, auditor.token);
     expect(done.body).toMatchObject({
       status: 'fulfilled',
@@ -261,7 +265,6 @@ describe('access request journey: from an anonymous request to a token', () => {
         'pat@partner.example Acme Services: confirm your access request',
         'pat@partner.example Acme Services: credentials for Orders sync are on their way',
         'pat@partner.example Acme Services: your access request was approved',
-        'pat@partner.example Set up your account',
         'pat@partner.example You are invited to private documentation',
       ].sort(),
     );

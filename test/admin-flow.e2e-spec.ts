@@ -162,7 +162,13 @@ describe('admin API: provisioning flow, secrets and audit', () => {
     for (const secret of secrets) expect(all.text).not.toContain(secret);
     const byAction = await call('get', '/audit-events?action=client.secret.created', auditor.token);
     expect(byAction.body.items).toHaveLength(2);
-    expect(byAction.body.items[0].actor).toEqual({ type: 'user', userId: contact.user.id, clientId: contact.clientId });
+    expect(byAction.body.items[0].actor).toEqual({
+      type: 'user',
+      userId: contact.user.id,
+      clientId: contact.clientId,
+      name: contact.user.displayName,
+      username: contact.user.username,
+    });
     const byPrefix = await call('get', '/audit-events?action=client.secret.*', auditor.token);
     expect(byPrefix.body.items).toHaveLength(3);
     const byTarget = await call('get', `/audit-events?target=${client.clientId}&actor=${it_.user.id}`, auditor.token);

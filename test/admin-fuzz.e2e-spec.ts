@@ -29,6 +29,8 @@ import { type TestDatabase, createTestDatabase } from './support/test-database.j
  * (≈ 2,400 requests); GATEHOUSE_FUZZ_RUNS=2000 (say) for a long run.
  */
 const RUNS = Number(process.env.GATEHOUSE_FUZZ_RUNS ?? 100);
+/** A webhook endpoint this fuzz's app allows (`webhookPrivateTargets`); nothing is ever sent to it. */
+const FUZZ_WEBHOOK_URL = 'https://127.0.0.1:9/fuzz';
 /** Fixed, so that a failure seen in CI is seen again on any machine; change it to explore. */
 const SEED = Number(process.env.GATEHOUSE_FUZZ_SEED ?? 20261123);
 
@@ -45,6 +47,7 @@ interface World {
   invitations: string[];
   requests: string[];
   handovers: string[];
+  federated: string[];
   emails: string[];
   /** Real cursors of this tenant's lists (a position, nothing more). */
   cursors: string[];
@@ -144,6 +147,7 @@ describe('admin API fuzzed from its own OpenAPI document', () => {
       account: { documentation: `${tag} guide`, reason: 'Integration work' },
     });
     const handover = await ok('post', `/clients/${client.clientId}/handovers`, {});
+    const federated = await ok('post', `/clients/${client.clientId}/federated-credentials`, { name: `${tag}-ci`, issuer: `https://${tag}.example`, subject: `${tag}-job` });
     const emails = (await ok('get', '/emails')).items.map((e: Json) => e.id as string);
     await app.get(DataSource).transaction((em) => app.get(DocService).grant(em, tenant.tenantId, partner.id, [slug]));
     const cursors: string[] = [];
@@ -163,9 +167,10 @@ describe('admin API fuzzed from its own OpenAPI document', () => {
       invitations: [invitation.id],
       requests: [request.id],
       handovers: [handover.id],
+      federated: [federated.id],
       emails,
       cursors,
-      markers: [...users, ...clients, secret.keyId, api.id, api.appId, invitation.id, request.id, handover.id, ...emails, `${tag}-partner@${tag}.example`, `${tag}-requester@${tag}.example`, `${tag}-ops@${tag}.example`, `api://${tag}-orders`, slug],
+      markers: [...users, ...clients, secret.keyId, api.id, api.appId, invitation.id, request.id, handover.id, federated.id, ...emails, `${tag}-partner@${tag}.example`, `${tag}-requester@${tag}.example`, `${tag}-ops@${tag}.example`, `api://${tag}-orders`, slug],
     };
   }
 
@@ -185,6 +190,11 @@ describe('admin API fuzzed from its own OpenAPI document', () => {
     if (field === 'id' && path.startsWith('/admin/v1/emails')) return either(a.emails, b.emails);
     if (field === 'id' && path.startsWith('/admin/v1/access-requests')) return either(a.requests, b.requests);
     if (field === 'id' && path.startsWith('/admin/v1/handovers')) return either(a.handovers, b.handovers);
+    if (field === 'id' && path.includes('/federated-credentials/')) return either(a.federated, b.federated);
+    // A webhook endpoint the outbound rules allow here (nothing is sent to it), else whatever comes.
+    if (field === 'events') return fc.constantFrom('client.*', 'user.created', '*', 'no.such.event');
+    if (field === 'url') return fc.oneof({ arbitrary: fc.constant(FUZZ_WEBHOOK_URL), weight: 3 }, { arbitrary: fc.webUrl(), weight: 1 });
+    if (field === 'issuer') return fc.constantFrom('https://token.actions.githubusercontent.com', 'https://issuer.example/tenant', 'http://insecure.example');
     if (field === 'certificate') return fc.constantFrom(certificatePem, `${certificatePem}x`, certificatePem.replace('CERTIFICATE', 'PRIVATE KEY'));
     if (field === 'email' || field.endsWith('Email')) return fc.oneof(fc.emailAddress(), fc.constant(`x${Date.now()}@example.com`));
     // A generated password costs an argon2 hash (tens of milliseconds): mostly the mailed link, then.
@@ -265,7 +275,7 @@ describe('admin API fuzzed from its own OpenAPI document', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    const config = testConfig(database.url);
+    const config = testConfig(database.url, { webhookPrivateTargets: [FUZZ_WEBHOOK_URL] });
     app = await createAdminApp({ config, logDestination: new LogCapture() });
     await app.listen(0, '127.0.0.1');
     base = (await app.getUrl()).replace('[::1]', '127.0.0.1');
@@ -298,11 +308,14 @@ describe('admin API fuzzed from its own OpenAPI document', () => {
     let calls = 0;
     const fuzz = async (operation: Operation) => {
       const started = performance.now();
-      const token = await fixtures.token(tenantA, adminA, {}); // fresh: the fuzz may roll the tenant's signing key
+      // Fresh: the fuzz may roll the tenant's signing key, and an emergency rollover revokes the key
+      // that signed the token in hand (a 401 from then on): the next request gets a new one.
+      let token = await fixtures.token(tenantA, adminA, {});
       const outcome = await fc.check(
         fc.asyncProperty(requestFor(operation), async (request) => {
           calls++;
           const answer = await send(token, operation, request);
+          if (answer.status === 401) token = await fixtures.token(tenantA, adminA, {});
           statuses.set(`${operation.method} ${operation.path}`, [...(statuses.get(`${operation.method} ${operation.path}`) ?? []), answer.status]);
           const problems = judge(operation, request, answer.status, answer.type, answer.text);
           if (problems.length) throw new Error(problems.join('; '));

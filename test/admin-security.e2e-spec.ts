@@ -301,7 +301,13 @@ describe('admin API: authentication, authorization, tenancy, validation', () => 
     const audit = await call('get', `/audit-events?target=${created.body.id}`, auditorA.token);
     expect(audit.body.items.map((e: Json) => e.action)).toEqual(['user.created']);
     expect(audit.text).not.toContain(created.body.initialPassword);
-    expect(audit.body.items[0].actor).toEqual({ type: 'user', userId: adminA.user.id, clientId: adminA.clientId });
+    expect(audit.body.items[0].actor).toEqual({
+      type: 'user',
+      userId: adminA.user.id,
+      clientId: adminA.clientId,
+      name: adminA.user.displayName,
+      username: adminA.user.username,
+    });
   });
 
   it('no answer may be cached: every response of the admin API says no-store (secrets, passwords, problems alike)', async () => {

@@ -44,6 +44,7 @@ describe('benchmark smoke mode', () => {
       'p99 at half peak',
       'CPU profile',
       'client assertions',
+      'federated assertions',
       'invitation sweep',
       'outbox',
       'events out',
@@ -86,6 +87,13 @@ describe('benchmark smoke mode', () => {
       expect(Object.keys(run).sort()).toEqual(['cpuUsPerToken', 'ratio', 'ratioByCpu', 'tokensPerSec']);
       expect(run.tokensPerSec).toBeGreaterThan(0);
     }
+    // Federated assertions (an external issuer's token, its keys cached) against secrets on one server:
+    // the issuer is asked once for its discovery document and once for its keys, whatever the load.
+    expect(Object.keys(report.federated).sort()).toEqual(
+      ['cpuUsPerTokenFederated', 'cpuUsPerTokenSecret', 'federatedTokensPerSec', 'issuerRequests', 'ratio', 'ratioByCpu', 'secretTokensPerSec'],
+    );
+    expect(report.federated.federatedTokensPerSec).toBeGreaterThan(0);
+    expect(report.federated.issuerRequests).toBe(2);
     // Measured when the invitation sweep and the mail outbox exist, `null` until then.
     for (const [field, keys] of [
       ['sweep', ['rows', 'overdue', 'seconds']],

@@ -238,7 +238,7 @@ describe('certificate credentials', () => {
     it('a hand-made RS256 assertion naming the certificate by x5t, and an ES256 one', async () => {
       const rs256 = await withAssertion(await makeAssertion(certificate, { clientId, audience: tokenEndpoint() }));
       expect(rs256.status).toBe(200);
-      expect(decodeProtectedHeader(rs256.body.access_token!).typ).toBe('at+jwt');
+      expect(decodeProtectedHeader(rs256.body.access_token!).typ).toBe('JWT');
       const es256 = await withAssertion(
         await makeAssertion(ecCertificate, {
           clientId,

@@ -91,7 +91,7 @@ describe('console sign-in in a browser', () => {
 
   it('an Administrator invites staff and changes a role; the step-up is asked inline and the change continues', async () => {
     const boss = await staff.staff(tenantId, ['Administrator'], { username: 'boss' });
-    await staff.staff(tenantId, ['Auditor'], { username: 'audra' });
+    const audra = await staff.staff(tenantId, ['Auditor'], { username: 'audra' });
     const page = await (await browser.newContext({ viewport: WIDE })).newPage();
     await signInInBrowser(page, `${origin}/console/login`, boss, await staff.secondFactor(boss));
     await page.getByRole('link', { name: 'Staff' }).click();
@@ -120,6 +120,8 @@ describe('console sign-in in a browser', () => {
     await page.getByRole('button', { name: 'Confirm and continue' }).click();
     await page.getByRole('heading', { name: 'Lin Ito' }).waitFor();
     await expect(page.getByRole('status').first().textContent()).resolves.toContain('now holds: ITDepartment, Auditor');
+    expect(await page.getByRole('link', { name: 'Reset second factor…' }).count()).toBe(0); // Lin has none yet
+    await page.goto(`${origin}/console/staff/${audra.id}`);
     await page.getByRole('link', { name: 'Reset second factor…' }).click();
     await checkPage(page, shots, 'reset-confirmation');
     await page.getByRole('link', { name: 'My account' }).click();

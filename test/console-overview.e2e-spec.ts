@@ -56,6 +56,7 @@ describe('console overview', () => {
       'Mail not delivered': 1,
       'Invitations expiring within 48 hours': 1,
       'Locked accounts': 1,
+      'Handovers expired without being revealed': 0,
     });
     expect(page.text).toContain('href="/console/requests?status=submitted"');
     expect(page.text).toContain('href="/console/users?status=locked"');

@@ -214,12 +214,12 @@ describe('provisioning flow, end to end', () => {
       expect(issued.status).toBe(200);
       expect(issued.body).toMatchObject({ token_type: 'Bearer', expires_in: 3599, ext_expires_in: 3599 });
       const header = decodeProtectedHeader(issued.body.access_token);
-      expect(header).toMatchObject({ alg: 'RS256', typ: 'at+jwt' });
+      expect(header).toMatchObject({ alg: 'RS256', typ: 'JWT' });
       expect(header.kid).toBeTruthy();
       const { payload } = await jwtVerify(issued.body.access_token, jwks, {
         issuer: discovery.issuer as string,
         audience: orders.appId as string,
-        typ: 'at+jwt',
+        typ: 'JWT',
       });
       expect(payload).toMatchObject({
         tid: tenantId,

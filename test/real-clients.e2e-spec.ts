@@ -89,7 +89,7 @@ describe('real OAuth clients, unmodified, over https', () => {
     return jwtVerify(accessToken, createRemoteJWKSet(new URL(discovery.jwks_uri)), {
       issuer: `${base}/v2.0`,
       audience: orders.appId,
-      typ: 'at+jwt',
+      typ: 'JWT',
     });
   }
 
@@ -107,7 +107,7 @@ describe('real OAuth clients, unmodified, over https', () => {
     expect(result?.tokenType).toBe('Bearer');
     expect(result?.expiresOn!.getTime()).toBeGreaterThan(Date.now() + 3000_000);
     const { payload, protectedHeader } = await verify(result!.accessToken);
-    expect(protectedHeader).toMatchObject({ alg: 'RS256', typ: 'at+jwt' });
+    expect(protectedHeader).toMatchObject({ alg: 'RS256', typ: 'JWT' });
     expect(payload).toMatchObject({
       client_id: client.clientId,
       roles: ['Orders.Read', 'Orders.Write'],

@@ -49,7 +49,7 @@ describe('staff promotion: an existing account given its first role starts afres
 
   /**
    * What a contact person can prepare for an account that holds no role: its generated password,
-   * a secret of a client made in its name (by an Administrator, or before owners were theirs to
+   * a secret and a federated credential of a client made in its name (by an Administrator, or before owners were theirs to
    * choose: a partner client to her), a handover of that client to herself, a handover of another
    * client addressed to the account, and a Web UI session.
    */
@@ -58,7 +58,9 @@ describe('staff promotion: an existing account given its first role starts afres
     const user = await call('post', '/users', carla.token, { username, email, displayName: `${username} (new staff)`, password: 'generate' });
     const client = await call('post', '/clients', admin.token, { displayName: `${username} tool`, ownerUserId: user.body.id });
     const secret = await call('post', `/clients/${client.body.clientId}/secrets`, carla.token, {});
-    expect([user.status, client.status, secret.status]).toEqual([201, 201, 201]);
+    const workload = { name: 'her-ci', issuer: 'https://token.actions.githubusercontent.com', subject: 'repo:carla/tools:ref:refs/heads/main' };
+    const federated = await call('post', `/clients/${client.body.clientId}/federated-credentials`, carla.token, workload);
+    expect([user.status, client.status, secret.status, federated.status]).toEqual([201, 201, 201, 201]);
     const partner = await call('post', '/clients', carla.token, { displayName: `${username} partner app` });
     const links = [await handoverLink(client.body.clientId, CARLAS_MAILBOX), await handoverLink(partner.body.clientId, email)];
     const session = await web.login(username, user.body.initialPassword);
@@ -72,6 +74,7 @@ describe('staff promotion: an existing account given its first role starts afres
     expect((await web.login(prepared.username, prepared.password)).res.status).toBe(401);
     expect(await web.alive(prepared.session)).toBe(false);
     expect(await adminTokenStatus(prepared.clientId, prepared.secret, 401)).toBe(401);
+    expect((await call('get', `/clients/${prepared.clientId}/federated-credentials`, admin.token)).body).toEqual([]);
     for (const link of prepared.links) {
       const { post } = await apps.visit(link);
       expect((await post()).status, link).toBe(410);
@@ -107,7 +110,7 @@ describe('staff promotion: an existing account given its first role starts afres
     expect(stdout).toContain('The account existed already, without a role.');
     expect(stdout).toContain('Its password no longer works.');
     expect(stdout).toContain('1 session ended.');
-    expect(stdout).toContain(`Client "boss tool" (${prepared.clientId}), made in its name by someone else: 1 secret revoked, 0 certificates removed, 1 pending handover revoked.`);
+    expect(stdout).toContain(`Client "boss tool" (${prepared.clientId}), made in its name by someone else: 1 secret revoked, 0 certificates removed, 1 federated credential removed, 1 pending handover revoked.`);
     expect(stdout).toContain('1 pending handover addressed to it revoked.');
 
     const link = new RegExp(`${apps.adminUrl}(/console/activate/[A-Za-z0-9_-]+)`).exec(stdout)![1]!;
@@ -143,7 +146,7 @@ describe('staff promotion: an existing account given its first role starts afres
     expect(promoted.body.accountReset).toMatchObject({
       passwordRemoved: true,
       sessionsEnded: 1,
-      clients: [{ clientId: prepared.clientId, displayName: 'lead tool', secretsRevoked: 1, certificatesRemoved: 0, handoversRevoked: 1 }],
+      clients: [{ clientId: prepared.clientId, displayName: 'lead tool', secretsRevoked: 1, certificatesRemoved: 0, federatedCredentialsRemoved: 1, handoversRevoked: 1 }],
       handoversRevoked: 2,
       activation: { delivery: 'mail', expiresAt: expect.any(String) },
     });

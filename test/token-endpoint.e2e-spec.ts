@@ -107,7 +107,7 @@ describe('token endpoint', () => {
       const { payload, protectedHeader } = await jwtVerify(response.body.access_token, jwks, {
         issuer: `${publicUrl}/${tenant.id}/v2.0`,
         audience: orders.appId,
-        typ: 'at+jwt',
+        typ: 'JWT', // Entra's, the default; an API may ask for RFC 9068's at+jwt (federation-entra-differences)
       });
       expect(protectedHeader.alg).toBe('RS256');
       expect(protectedHeader.kid).toEqual(expect.any(String));
@@ -136,7 +136,7 @@ describe('token endpoint', () => {
         `/${tenant.id}/oauth2/v2.0/token`,
       ).expect(200);
       const header = decodeProtectedHeader(response.body.access_token);
-      expect(header.typ).toBe('at+jwt');
+      expect(header.typ).toBe('JWT');
       const again = await post({ ...valid(), scope: `api://${orders.appId}/.default` }).expect(200);
       expect(again.body.access_token).toEqual(expect.any(String));
     });
@@ -411,9 +411,9 @@ describe('token endpoint', () => {
       );
     });
 
-    it('unknown API, unknown scope, scope not granted, malformed scope → 400 invalid_scope 70011', async () => {
+    it('unknown scope, scope not granted, malformed scope → 400 invalid_scope 70011; unknown API → 400 invalid_resource 500011', async () => {
+      await expectError(await post({ ...valid(), scope: 'api://billing/.default' }), 400, 'invalid_resource', 500011);
       for (const scope of [
-        'api://billing/.default',
         'api://orders/Orders.Delete',
         'api://orders/Orders.Admin',
         'Orders.Read',

@@ -122,6 +122,7 @@ describe('web UI: invitation pages in a browser', () => {
     await app.get(InvitationService).revoke(tenantId, contact, invitation.id);
     expect((await page.goto(await invitationLink('rob@example.com')))?.status()).toBe(410);
     await expect(page.locator('main').textContent()).resolves.toContain('withdrawn');
+    await expect(page.locator('main').textContent()).resolves.toContain('Please ask Carla (carla@acme.example) for a new invitation.');
     await check(page, 'link-withdrawn');
   });
 

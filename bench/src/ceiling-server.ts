@@ -22,7 +22,7 @@ const { privateKey, publicKey } =
   alg === 'ES256' ? generateKeyPairSync('ec', { namedCurve: 'P-256' }) : generateKeyPairSync('rsa', { modulusLength: 2048 });
 // Signed with node:crypto directly, as the cheapest correct JWS: header encoded once, one sign call.
 // ES256 on Node 24 is cheaper signed in DER and converted (48 vs 24 µs; see BENCHMARKS.md), as Gatehouse does there.
-const header = Buffer.from(JSON.stringify({ alg, kid, typ: 'at+jwt' })).toString('base64url');
+const header = Buffer.from(JSON.stringify({ alg, kid, typ: 'JWT' })).toString('base64url');
 const der = alg === 'ES256' && Number(process.versions.node.split('.')[0]) >= 24;
 const signingKey = alg === 'ES256' && !der ? { key: privateKey, dsaEncoding: 'ieee-p1363' as const } : privateKey;
 const signature = (input: string) => {

@@ -2,6 +2,7 @@ import { type AssertionFigures, measureAssertions } from './assertions.js';
 import { type OutboxFigures, type SweepFigures, measureOutbox, measureSweep } from './background.js';
 import type { ProfileSummary } from './cpu-profile.js';
 import { type EventsOutFigures, measureEventsOut } from './events-out.js';
+import { type FederatedFigures, measureFederated, printFederated } from './federated-assertions.js';
 import {
   type Measurement,
   type Provisioned,
@@ -33,6 +34,8 @@ export interface ComparisonFigures {
   p99AtHalfPeakCeilingMs: number | null;
   profile: ProfileSummary | null;
   assertions: AssertionFigures | null;
+  /** Federated assertions (an external issuer's token, its keys cached) against secrets. */
+  federated: FederatedFigures | null;
   sweep: SweepFigures | null;
   outbox: OutboxFigures | null;
   /** §13: admin writes with two webhook subscriptions and syslog streaming on. */
@@ -54,7 +57,8 @@ export async function phase<T>(name: string, phaseSeconds: Record<string, number
 /**
  * Gatehouse against node-oidc-provider and a minimal ceiling, ES256 and RS256, in rounds that
  * alternate between the servers; then Gatehouse's p99 at half its peak, its CPU profile (not in
- * the default run), client assertions against secrets, the invitation sweep, the mail outbox and events out.
+ * the default run), client and federated assertions against secrets, the invitation sweep, the mail
+ * outbox and events out.
  */
 export async function runComparison(provisioned: Provisioned, phaseSeconds: Record<string, number>): Promise<ComparisonFigures> {
   const figures: ComparisonFigures = {
@@ -68,6 +72,7 @@ export async function runComparison(provisioned: Provisioned, phaseSeconds: Reco
     p99AtHalfPeakCeilingMs: null,
     profile: null,
     assertions: null,
+    federated: null,
     sweep: null,
     outbox: null,
     eventsOut: null,
@@ -100,6 +105,9 @@ export async function runComparison(provisioned: Provisioned, phaseSeconds: Reco
     }
     return assertions;
   });
+  figures.federated = await phase('federated assertions', phaseSeconds, async () =>
+    printFederated(await measureFederated(provisioned, gatehouse, 'ES256')),
+  );
   await background(provisioned, figures, phaseSeconds);
   return figures;
 }

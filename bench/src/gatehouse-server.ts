@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { readFileSync } from 'node:fs';
 import type { AppConfig } from '@gatehouse/config';
 import { tuneHeapForServing } from '@gatehouse/http';
 import { createIdentityApp } from '../../apps/identity/src/identity.app.js';
@@ -23,6 +24,9 @@ const config = {
   ...(process.env.GATEHOUSE_LOG_LEVEL ? { logLevel: process.env.GATEHOUSE_LOG_LEVEL as AppConfig['logLevel'] } : {}),
   ...(process.env.TOKEN_WARMUP_REQUESTS ? { tokenWarmUpRequests: Number(process.env.TOKEN_WARMUP_REQUESTS) } : {}),
   ...(process.env.TOKEN_PRELOAD_CLIENTS ? { tokenPreloadClients: Number(process.env.TOKEN_PRELOAD_CLIENTS) } : {}),
+  // The federated-assertion phase's issuer: on loopback, with a certificate of its own.
+  ...(process.env.FEDERATION_PRIVATE_ISSUERS ? { federationPrivateIssuers: process.env.FEDERATION_PRIVATE_ISSUERS.split(',') } : {}),
+  ...(process.env.OUTBOUND_CA_FILE ? { outboundCa: readFileSync(process.env.OUTBOUND_CA_FILE, 'utf8') } : {}),
 };
 const app = await createIdentityApp({ config });
 await app.listen(port, '127.0.0.1');

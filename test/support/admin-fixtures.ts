@@ -86,7 +86,7 @@ export class AdminFixtures {
       idtyp: 'app',
       ver: '2.0',
     })
-      .setProtectedHeader({ alg: signer.alg, kid: signer.kid, typ: 'at+jwt' })
+      .setProtectedHeader({ alg: signer.alg, kid: signer.kid, typ: 'JWT' })
       .setIssuer(issuerOf(this.config.publicUrl, tenant.tenantId))
       .setAudience(overrides.audience ?? tenant.adminApi.appId)
       .setSubject(operator.objectId)

@@ -78,8 +78,24 @@ export const CONSOLE_MATRIX: Record<string, ConsoleForm> = {
     { stepUp: true },
   ),
   'clients/:clientId/certificates/:keyId/remove': form('Secrets.Manage', async (f) => ((c) => ({ path: `clients/${c.clientId}/certificates/${c.keyId}/remove` }))(await f.certificate())),
+  'clients/:clientId/federated-credentials/preview': form(
+    'Secrets.Manage',
+    async (f) => ({ ...(await client(f, 'federated-credentials/preview')), fields: { scenario: 'kubernetes', issuer: 'https://k8s.partner.example', namespace: 'jobs', serviceAccount: 'sync', name: 'k8s' } }),
+    { status: 200, audited: false },
+  ),
+  'clients/:clientId/federated-credentials': form(
+    'Secrets.Manage',
+    async (f) => ({ ...(await client(f, 'federated-credentials')), fields: { scenario: 'kubernetes', issuer: 'https://k8s.partner.example', namespace: 'jobs', serviceAccount: 'sync', name: f.unique('k8s') } }),
+    { stepUp: true },
+  ),
+  'clients/:clientId/federated-credentials/:id/remove': form('Secrets.Manage', async (f) => ((c) => ({ path: `clients/${c.clientId}/federated-credentials/${c.id}/remove` }))(await f.federated())),
   'clients/:clientId/handovers': form('Secrets.Manage', async (f) => ({ ...(await client(f, 'handovers')), fields: { recipientEmail: 'anyone@elsewhere.example', expiresInHours: '24' } }), { stepUp: true }),
   'clients/:clientId/handovers/:handoverId/revoke': form('Secrets.Manage', async (f) => ((h) => ({ path: `clients/${h.clientId}/handovers/${h.id}/revoke` }))(await f.handover())),
+  'clients/:clientId/handovers/:handoverId/resend': form(
+    'Secrets.Manage',
+    async (f) => ((h) => ({ path: `clients/${h.clientId}/handovers/${h.id}/resend` }))(await f.expiredHandover()),
+    { stepUp: true },
+  ),
   'apis/new': form('Apis.Manage', async (f) => ({ path: 'apis/new', fields: { identifier: `api://${f.unique('c')}`, displayName: 'C', accessTokenVersion: '2' } })),
   'apis/:id/scopes': form('Apis.Manage', async (f) => ({ path: `apis/${(await f.api()).id}/scopes`, fields: { value: 'Things.Write', description: '' } })),
   'docs/new': form('Docs.Manage', async (f) => ({ path: 'docs/new', fields: { slug: f.unique('doc'), title: 'Doc', body: '# Doc' } })),
@@ -88,7 +104,12 @@ export const CONSOLE_MATRIX: Record<string, ConsoleForm> = {
   'email/:id/retry': form('Invitations.Manage', async (f) => ({ path: `email/${await f.abandonedEmail()}/retry` })),
   'staff/invite': form('Tenant.Manage', async (f) => ((u) => ({ path: 'staff/invite', fields: { email: `${u}@acme.example`, role: 'Auditor', username: u, displayName: '' } }))(f.unique('staff')), { stepUp: true }),
   'staff/:id/roles': form('Tenant.Manage', async (f) => ({ path: `staff/${(await f.user(['Auditor'])).id}/roles`, fields: { roles: ['Auditor', 'ITDepartment'] } }), { stepUp: true }),
+  // Someone holding a role without a password: invited, their link their way in.
+  'staff/:id/invitation/resend': form('Tenant.Manage', async (f) => ({ path: `staff/${(await f.user(['Auditor'])).id}/invitation/resend` }), { stepUp: true }),
+  'staff/:id/invitation/revoke': form('Tenant.Manage', async (f) => ({ path: `staff/${(await f.user(['Auditor'])).id}/invitation/revoke` })),
   'staff/:id/reset-mfa': form('Tenant.Manage', async (f) => ({ path: `staff/${(await f.user(['Auditor'])).id}/reset-mfa` }), { stepUp: true }),
+  // Without revoking: the previous key stays published, so the other roles' tokens keep working.
+  'keys/rollover': form('Tenant.Manage', async () => ({ path: 'keys/rollover', fields: {} }), { stepUp: true }),
   webhooks: form('Tenant.Manage', async () => ({ path: 'webhooks', fields: { url: MATRIX_WEBHOOK_URL, events: 'client.*', description: '' } }), { stepUp: true, status: 200 }),
   'webhooks/:id/rotate-secret': form('Tenant.Manage', async (f) => ({ path: `webhooks/${await f.webhook()}/rotate-secret` }), { stepUp: true, status: 200 }),
   'webhooks/:id/test': form('Tenant.Manage', async (f) => ({ path: `webhooks/${await f.webhook()}/test` })),

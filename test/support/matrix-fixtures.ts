@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { type Permission, type Role, UserService } from '@gatehouse/accounts';
 import { ApiService } from '@gatehouse/apis';
 import { SYSTEM_ACTOR } from '@gatehouse/audit';
-import { ClientCertificateService, ClientService } from '@gatehouse/clients';
+import { ClientCertificateService, ClientService, FederatedCredentialService } from '@gatehouse/clients';
 import { DocService } from '@gatehouse/docs';
 import { WebhookService } from '@gatehouse/events';
 import { HandoverService } from '@gatehouse/handovers';
@@ -77,9 +77,22 @@ export class MatrixFixtures {
     return { clientId, keyId: added.keyId };
   }
 
+  async federated(): Promise<{ clientId: string; id: string }> {
+    const clientId = await this.client();
+    const input = { name: this.unique('fic'), issuer: 'https://token.actions.githubusercontent.com', subject: 'repo:partner/app:ref:refs/heads/main' };
+    return { clientId, id: (await this.app.get(FederatedCredentialService).add(this.tenantId, SYSTEM_ACTOR, clientId, input)).id };
+  }
+
   async handover(): Promise<{ clientId: string; id: string }> {
     const clientId = await this.client();
     return { clientId, id: (await this.app.get(HandoverService).create(this.tenantId, SYSTEM_ACTOR, clientId, {})).id };
+  }
+
+  /** A handover whose link expired unrevealed (what may be sent again). */
+  async expiredHandover(): Promise<{ clientId: string; id: string }> {
+    const handover = await this.handover();
+    await this.db.query(`UPDATE credential_handovers SET expires_at = now() - interval '1 minute' WHERE id = $1`, [handover.id]);
+    return handover;
   }
 
   async api(): Promise<{ id: string; identifier: string }> {

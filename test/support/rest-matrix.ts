@@ -37,6 +37,12 @@ const disabled = async (f: MatrixFixtures, roles: Parameters<MatrixFixtures['use
   return user;
 };
 
+const GITHUB_CREDENTIAL = (f: MatrixFixtures) => ({
+  name: f.unique('fic'),
+  issuer: 'https://token.actions.githubusercontent.com',
+  subject: 'repo:partner/app:ref:refs/heads/main',
+});
+
 /**
  * Every operation of the admin API (keyed `METHOD path` as the OpenAPI document names it) with the
  * permission of DESIGN §4's endpoint table and the calls the role matrix makes. An operation the
@@ -45,6 +51,9 @@ const disabled = async (f: MatrixFixtures, roles: Parameters<MatrixFixtures['use
 export const REST_MATRIX: Record<string, RestOperation> = {
   'GET /admin/v1/tenant': read('Clients.Read', async () => '/tenant'),
   'PATCH /admin/v1/tenant': { permission: 'Tenant.Manage', cases: [{ status: 200, prepare: async () => ({ path: '/tenant', body: { accessTokenLifetimeSeconds: 3599 } }) }] },
+  'GET /admin/v1/tenant/signing-keys': read('Tenant.Manage', async () => '/tenant/signing-keys'),
+  // Without revoking: the previous key stays published, so the other roles' tokens keep working.
+  'POST /admin/v1/tenant/signing-keys/rollover': { permission: 'Tenant.Manage', cases: [{ status: 201, prepare: async () => ({ path: '/tenant/signing-keys/rollover', body: {} }) }] },
   'POST /admin/v1/users': {
     permission: 'Users.Manage',
     cases: [
@@ -144,7 +153,24 @@ export const REST_MATRIX: Record<string, RestOperation> = {
   },
   'GET /admin/v1/clients/{clientId}/certificates': read('Clients.Read', async (f) => `/clients/${await f.client()}/certificates`),
   'DELETE /admin/v1/clients/{clientId}/certificates/{keyId}': { permission: 'Secrets.Manage', cases: [{ status: 204, prepare: async (f) => ((c) => ({ path: `/clients/${c.clientId}/certificates/${c.keyId}` }))(await f.certificate()) }] },
+  'POST /admin/v1/clients/{clientId}/federated-credentials': {
+    permission: 'Secrets.Manage',
+    cases: [
+      { status: 201, prepare: async (f) => ({ path: `/clients/${await f.client()}/federated-credentials`, body: GITHUB_CREDENTIAL(f) }) },
+      { status: 201, needs: 'Tenant.Manage', prepare: async (f) => ({ path: `/clients/${await f.client((await staff(f)).id)}/federated-credentials`, body: GITHUB_CREDENTIAL(f) }) },
+    ],
+  },
+  'GET /admin/v1/clients/{clientId}/federated-credentials': read('Clients.Read', async (f) => `/clients/${await f.client()}/federated-credentials`),
+  'PATCH /admin/v1/clients/{clientId}/federated-credentials/{id}': {
+    permission: 'Secrets.Manage',
+    cases: [{ status: 200, prepare: async (f) => ((c) => ({ path: `/clients/${c.clientId}/federated-credentials/${c.id}`, body: { description: 'CI' } }))(await f.federated()) }],
+  },
+  'DELETE /admin/v1/clients/{clientId}/federated-credentials/{id}': { permission: 'Secrets.Manage', cases: [{ status: 204, prepare: async (f) => ((c) => ({ path: `/clients/${c.clientId}/federated-credentials/${c.id}` }))(await f.federated()) }] },
   'GET /admin/v1/audit-events': read('Audit.Read', async () => '/audit-events'),
+  'GET /admin/v1/audit-events/{id}': read('Audit.Read', async (f) => {
+    const [event] = await f.db.query(`SELECT id FROM audit_events WHERE tenant_id = $1 LIMIT 1`, [f.tenantId]);
+    return `/audit-events/${event.id as string}`;
+  }),
   'POST /admin/v1/doc-sections': { permission: 'Docs.Manage', cases: [{ status: 201, prepare: async (f) => ({ path: '/doc-sections', body: { slug: f.unique('doc'), title: 'Doc', body: '# Doc' } }) }] },
   'GET /admin/v1/doc-sections': read('Docs.Manage', async () => '/doc-sections'),
   'GET /admin/v1/doc-sections/{slug}': read('Docs.Manage', async (f) => `/doc-sections/${await f.section()}`),
@@ -192,4 +218,5 @@ export const REST_MATRIX: Record<string, RestOperation> = {
     cases: [{ status: 202, prepare: async (f) => ((w) => ({ path: `/webhooks/${w.id}/deliveries/${w.deliveryId}/redeliver` }))(await f.webhookDelivery()) }],
   },
   'POST /admin/v1/handovers/{id}/revoke': { permission: 'Secrets.Manage', cases: [{ status: 200, prepare: async (f) => ({ path: `/handovers/${(await f.handover()).id}/revoke` }) }] },
+  'POST /admin/v1/handovers/{id}/resend': { permission: 'Secrets.Manage', cases: [{ status: 201, prepare: async (f) => ({ path: `/handovers/${(await f.expiredHandover()).id}/resend`, body: {} }) }] },
 };

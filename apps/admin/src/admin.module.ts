@@ -23,8 +23,10 @@ import { ClientCertificatesController } from './controllers/client-certificates.
 import { ClientsController } from './controllers/clients.controller.js';
 import { DocSectionsController } from './controllers/doc-sections.controller.js';
 import { EmailsController } from './controllers/emails.controller.js';
+import { FederatedCredentialsController } from './controllers/federated-credentials.controller.js';
 import { ClientHandoversController, HandoversController } from './controllers/handovers.controller.js';
 import { InvitationsController } from './controllers/invitations.controller.js';
+import { SigningKeysController } from './controllers/signing-keys.controller.js';
 import { TenantController } from './controllers/tenant.controller.js';
 import { UserCredentialsController } from './controllers/user-credentials.controller.js';
 import { UsersController } from './controllers/users.controller.js';
@@ -38,11 +40,13 @@ export interface AdminModuleOptions extends Partial<CoreOptions> {
 
 export const ADMIN_CONTROLLERS = [
   TenantController,
+  SigningKeysController,
   UsersController,
   UserCredentialsController,
   ApisController,
   ClientsController,
   ClientCertificatesController,
+  FederatedCredentialsController,
   AuditController,
   DocSectionsController,
   InvitationsController,

@@ -2,16 +2,18 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppConfig } from '@gatehouse/config';
 import { type BootstrapResult, BootstrapService } from '@gatehouse/provisioning';
+import type { SigningAlgorithm } from '@gatehouse/tenants';
 import { createProvisioningContext } from './provisioning.context.js';
 
 export async function bootstrapTenant(
   config: AppConfig & { databaseUrl: string },
   tenant: string,
   rotateSecret: boolean,
+  algorithm?: SigningAlgorithm,
 ): Promise<BootstrapResult> {
   const context = await createProvisioningContext(config);
   try {
-    return await context.get(BootstrapService).bootstrap({ tenant, rotateSecret });
+    return await context.get(BootstrapService).bootstrap({ tenant, rotateSecret, algorithm });
   } finally {
     await context.close();
   }

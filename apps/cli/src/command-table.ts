@@ -1,6 +1,8 @@
 import type { Command } from './command.js';
 import { certificateCommand, secretCommand } from './credential.commands.js';
 import { bootstrapCommand, migrateCommand } from './database.commands.js';
+import { federatedCredentialCommand } from './federated-credential.commands.js';
+import { keysCommand } from './keys.commands.js';
 import { operatorCommand } from './operator.commands.js';
 import { adminCommand, identityCommand, startCommand, workerCommand } from './serve.commands.js';
 
@@ -17,5 +19,7 @@ export const COMMANDS: Record<string, Command> = {
   worker: workerCommand,
   secret: secretCommand,
   certificate: certificateCommand,
+  'federated-credential': federatedCredentialCommand,
   operator: operatorCommand,
+  keys: keysCommand,
 };

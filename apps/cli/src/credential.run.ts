@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, type INestApplicationContext, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { SYSTEM_ACTOR } from '@gatehouse/audit';
 import { type CertificateView, ClientCertificateService, ClientsModule } from '@gatehouse/clients';
@@ -77,6 +77,17 @@ function withCertificates(
   input: CommandInput,
   work: (certificates: ClientCertificateService, tenantId: string) => Promise<number>,
 ): Promise<number> {
+  return withClientsContext(input, (context, tenantId) => work(context.get(ClientCertificateService), tenantId));
+}
+
+/**
+ * The tenant named by --tenant and the clients context (its credential use cases), on a migrated
+ * database; a domain error becomes a CommandError with its message.
+ */
+export function withClientsContext(
+  input: CommandInput,
+  work: (context: INestApplicationContext, tenantId: string) => Promise<number>,
+): Promise<number> {
   const tenant = requiredOption(input, 'tenant');
   return withDatabase(input, async (config) => {
     const context = await NestFactory.createApplicationContext(CertificatesContextModule.register(config), {
@@ -85,7 +96,7 @@ function withCertificates(
     try {
       const found = await context.get(TenantService).findByIdOrSlug(tenant);
       if (!found) throw new CommandError(`No tenant "${tenant}".`);
-      return await work(context.get(ClientCertificateService), found.id);
+      return await work(context, found.id);
     } catch (error) {
       if (error instanceof CommandError) throw error;
       throw new CommandError(error instanceof Error ? error.message : String(error));

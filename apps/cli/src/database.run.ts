@@ -1,7 +1,8 @@
 import type { AppConfig } from '@gatehouse/config';
 import { migrateDatabase } from '@gatehouse/schema';
+import { SIGNING_ALGORITHMS, type SigningAlgorithm } from '@gatehouse/tenants';
 import { bootstrapTenant, printBootstrap } from './bootstrap.command.js';
-import { type CommandInput, requiredOption } from './command.js';
+import { type CommandInput, UsageError, requiredOption } from './command.js';
 import { resolveDatabase } from './database-runtime.js';
 
 /** `migrate`: applies pending migrations. */
@@ -12,8 +13,12 @@ export function migrate(input: CommandInput): Promise<number> {
 /** `bootstrap`: the tenant, its admin API and first Administrator client; prints the secret once. */
 export function bootstrap(input: CommandInput): Promise<number> {
   const tenant = requiredOption(input, 'tenant');
+  const algorithm = input.values.algorithm;
+  if (algorithm !== undefined && !(SIGNING_ALGORITHMS as readonly unknown[]).includes(algorithm)) {
+    throw new UsageError(`--algorithm must be one of ${SIGNING_ALGORITHMS.join(', ')}`);
+  }
   return withDatabase(input, async (config) => {
-    const result = await bootstrapTenant(config, tenant, input.values['rotate-secret'] === true);
+    const result = await bootstrapTenant(config, tenant, input.values['rotate-secret'] === true, algorithm as SigningAlgorithm | undefined);
     input.out(printBootstrap(result, input.values.json === true));
     return 0;
   });

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
-import { LoginService } from '@gatehouse/accounts';
+import { LoginService, PasswordResetService } from '@gatehouse/accounts';
 import { SecretExpiryWarningService } from '@gatehouse/clients';
 import { AuditStreamService, WebhookDeliveryService } from '@gatehouse/events';
 import { HandoverSweepService } from '@gatehouse/handovers';
@@ -29,6 +29,7 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
     private readonly authFailures: AuthFailureTracker,
     private readonly assertionReplays: AssertionReplayGuard,
     private readonly logins: LoginService,
+    private readonly passwordResets: PasswordResetService,
     private readonly sessions: SessionService,
     private readonly delivery: OutboxDeliveryService,
     private readonly invitations: InvitationSweepService,
@@ -43,6 +44,7 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
   onApplicationBootstrap(): void {
     const schedules = schedulesWith(this.options.intervals);
     this.every(schedules.keyRotation, () => this.signingKeys.rotateDueKeys());
+    this.every(schedules.passwordResets, () => this.passwordResets.processDue());
     this.every(schedules.outboxDelivery, () => this.deliverMail());
     this.every(schedules.smtpProbe, () => this.delivery.probeAndWake());
     this.every(schedules.invitationExpiry, () => this.expireInvitations());
@@ -71,7 +73,8 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
       (await this.authFailures.purgeStale()) +
       (await this.logins.purgeStaleSourceThrottles()) +
       (await this.assertionReplays.purgeExpired()) +
-      (await this.accessRequests.purgeStaleThrottles())
+      (await this.accessRequests.purgeStaleThrottles()) +
+      (await this.passwordResets.purgeStaleThrottles())
     );
   }
 

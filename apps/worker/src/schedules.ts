@@ -11,6 +11,8 @@ export interface Schedule {
 export const SCHEDULES = {
   /** Rolls signing keys past their active age; published keys outlive every token they signed. */
   keyRotation: { name: 'key-rotation', everyMs: 60 * 60 * 1000 },
+  /** Mails the links asked for on "Forgot your password?" (the form only queues the request). */
+  passwordResets: { name: 'password-reset-requests', everyMs: 5 * 1000 },
   /** Sends queued mail (claimed with SKIP LOCKED, retried with backoff, abandoned after the cap). */
   outboxDelivery: { name: 'outbox-delivery', everyMs: 5 * 1000 },
   /** When mail waits because SMTP was unreachable, checks whether it answers again and wakes that mail. */

@@ -5,14 +5,16 @@ import { User } from './user.entity.js';
 /**
  * `activation` and `reset`: Web UI links (`/activate/{token}`, ≤ 24 h). `console_activation`: a
  * staff member's first console sign-in (`/console/activate/{token}`: password, then TOTP; 72 h).
+ * `self_service_reset`: the link a person asked for on "Forgot your password?"
+ * (`/password-reset/{token}`, 1 h).
  */
-export type AccountLinkPurpose = 'activation' | 'reset' | 'console_activation';
+export type AccountLinkPurpose = 'activation' | 'reset' | 'console_activation' | 'self_service_reset';
 
 /** A single-use link that lets a user set their password. */
 @Entity({ name: 'account_links' })
 @Index('account_links_token_hash_key', ['tokenHash'], { unique: true })
 @Index('account_links_user_idx', ['userId'])
-@Check('account_links_purpose_kinds_check', `"purpose" IN ('activation', 'reset', 'console_activation')`)
+@Check('account_links_purposes_check', `"purpose" IN ('activation', 'reset', 'console_activation', 'self_service_reset')`)
 export class AccountLink {
   @PrimaryGeneratedColumn('uuid')
   id: string;

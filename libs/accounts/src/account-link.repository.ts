@@ -37,6 +37,15 @@ export class AccountLinkRepository {
     return rows.filter((row) => row.live).length;
   }
 
+  /** Kills the unused links of these purposes only (a newer self-service link replaces the older ones). */
+  async invalidatePurposes(em: EntityManager, tenantId: string, userId: string, purposes: readonly AccountLinkPurpose[]): Promise<void> {
+    await em.query(
+      `UPDATE account_links SET used_at = now()
+        WHERE tenant_id = $1 AND user_id = $2 AND used_at IS NULL AND purpose = ANY($3::text[])`,
+      [tenantId, userId, [...purposes]],
+    );
+  }
+
   findByTokenHash(
     tenantId: string,
     tokenHash: Buffer,
@@ -90,6 +99,11 @@ export class AccountLinkRepository {
       [tenantId, userId],
     );
     return { hasPassword: rows[0]?.has ?? false, everHadPassword: rows[0]?.ever ?? false };
+  }
+
+  /** A link that signs the person in counts as their sign-in ("Last sign-in" on Staff and Users). */
+  async recordSignIn(em: EntityManager, tenantId: string, userId: string): Promise<void> {
+    await em.query(`UPDATE users SET last_sign_in_at = now() WHERE tenant_id = $1 AND id = $2`, [tenantId, userId]);
   }
 
   /** Clears both locks and both counts (an Administrator's unlock, or a fresh start). */

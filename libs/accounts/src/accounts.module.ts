@@ -13,6 +13,8 @@ import { SecondFactorService } from './mfa/second-factor.service.js';
 import { ConsoleActivationService } from './console-activation.service.js';
 import { PasskeyRepository } from './mfa/passkey.repository.js';
 import { PasskeyService } from './mfa/passkey.service.js';
+import { PasswordResetRepository } from './reset/password-reset.repository.js';
+import { PasswordResetService } from './reset/password-reset.service.js';
 
 @Module({
   imports: [AuditModule, MailModule],
@@ -29,6 +31,8 @@ import { PasskeyService } from './mfa/passkey.service.js';
     ConsoleActivationService,
     PasskeyRepository,
     PasskeyService,
+    PasswordResetRepository,
+    PasswordResetService,
   ],
   exports: [
     UserService,
@@ -39,6 +43,7 @@ import { PasskeyService } from './mfa/passkey.service.js';
     SecondFactorService,
     ConsoleActivationService,
     PasskeyService,
+    PasswordResetService,
   ],
 })
 export class AccountsModule {}

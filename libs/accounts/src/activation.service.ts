@@ -86,11 +86,20 @@ export class ActivationService {
    * Inside the caller's transaction (which consumes or checks the link): sets the password a person
    * chose through a link mailed to them (validated and hashed by the caller), kills their other
    * activation and reset links, and audits it with the kind of link (`purpose`) and the address
-   * the person came from.
+   * the person came from. `signsIn`: the link signs the person in too (their last sign-in is now).
    */
-  async setChosenPassword(em: EntityManager, tenantId: string, userId: string, passwordHash: string, purpose: string, sourceAddress?: string): Promise<void> {
+  async setChosenPassword(
+    em: EntityManager,
+    tenantId: string,
+    userId: string,
+    passwordHash: string,
+    purpose: string,
+    sourceAddress?: string,
+    signsIn = false,
+  ): Promise<void> {
     await this.credentials.invalidateAll(em, tenantId, userId);
     await this.credentials.setPassword(em, tenantId, userId, passwordHash, false);
+    if (signsIn) await this.credentials.recordSignIn(em, tenantId, userId);
     const actor: Actor = { type: 'user', userId, clientId: null, ...(sourceAddress ? { sourceAddress } : {}) };
     await this.audit.record(em, {
       tenantId,

@@ -46,6 +46,11 @@ export class ConsoleActivationService {
     return { token, expiresAt };
   }
 
+  /** In the caller's transaction: every link of the person dies (an invitation revoked). */
+  async revoke(em: EntityManager, user: Pick<User, 'id' | 'tenantId'>): Promise<void> {
+    await this.links.invalidateAll(em, user.tenantId, user.id);
+  }
+
   /** What a link stands for, consuming nothing (mail scanners and reloads only look). */
   async state(tenantId: string, token: string): Promise<ConsoleLinkState> {
     const link = await this.links.findByTokenHash(tenantId, this.hasher.hash(token), undefined, CONSOLE);
@@ -62,6 +67,7 @@ export class ConsoleActivationService {
       const link = await this.links.consume(em, tenantId, tokenHash, CONSOLE);
       if (!link) throw new AccountError(AccountErrorCode.LinkUsed, 'This link has already been used or has expired.');
       await this.links.setPassword(em, tenantId, link.userId, passwordHash, false);
+      await this.links.recordSignIn(em, tenantId, link.userId); // the link signs them in: "Last sign-in" shows it
       await this.audit.record(em, {
         tenantId,
         actor: { type: 'user', userId: link.userId, clientId: null },

@@ -11,6 +11,7 @@ export interface ResetClient {
   displayName: string;
   secretsRevoked: number;
   certificatesRemoved: number;
+  federatedCredentialsRemoved: number;
   handoversRevoked: number;
 }
 
@@ -28,7 +29,7 @@ export interface AccountReset {
   /** It had a second factor (authenticator app, recovery codes, passkeys), now removed. */
   secondFactorsRemoved: boolean;
   sessionsEnded: number;
-  /** Clients it owns but did not create itself that had something to take: secrets revoked, certificates removed, pending handovers revoked. */
+  /** Clients it owns but did not create itself that had something to take: secrets revoked, certificates and federated credentials removed, pending handovers revoked. */
   clients: ResetClient[];
   /** Pending handovers revoked: addressed to it (whatever the client), or of one of `clients`. */
   handoversRevoked: number;
@@ -63,6 +64,7 @@ export function accountResetLines(reset: AccountReset): string[] {
   lines.push(`${counted(reset.sessionsEnded, 'session')} ended.`);
   for (const client of reset.clients) {
     const taken = [counted(client.secretsRevoked, 'secret') + ' revoked', counted(client.certificatesRemoved, 'certificate') + ' removed'];
+    if (client.federatedCredentialsRemoved) taken.push(counted(client.federatedCredentialsRemoved, 'federated credential') + ' removed');
     if (client.handoversRevoked) taken.push(counted(client.handoversRevoked, 'pending handover') + ' revoked');
     lines.push(`Client "${client.displayName}" (${client.clientId}), made in its name by someone else: ${taken.join(', ')}.`);
   }

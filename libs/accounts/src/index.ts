@@ -17,3 +17,4 @@ export * from './login.repository.js';
 export * from './login.service.js';
 export * from './accounts.module.js';
 export * from './mfa/index.js';
+export * from './reset/index.js';

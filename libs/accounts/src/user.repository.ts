@@ -64,6 +64,29 @@ export class UserRepository {
     return (em ?? this.dataSource.manager).getRepository(User).findOneBy({ tenantId, usernameNormalized: username.toLowerCase() });
   }
 
+  /**
+   * The people among `userIds` who have no password and were sent a link that sets one (an
+   * activation, console or reset link not used yet, or a pending invitation's password window):
+   * when the latest of those links stops working. Everyone else is absent from the map.
+   */
+  async invitedUntil(tenantId: string, userIds: string[], em?: EntityManager): Promise<Map<string, Date>> {
+    if (!userIds.length) return new Map();
+    const rows: Array<{ id: string; until: Date }> = await (em ?? this.dataSource.manager).query(
+      `WITH links AS (
+         SELECT user_id, expires_at FROM account_links
+          WHERE tenant_id = $1 AND user_id = ANY($2::uuid[]) AND used_at IS NULL
+         UNION ALL
+         SELECT user_id, LEAST(link_sent_at + interval '24 hours', expires_at) FROM invitations
+          WHERE tenant_id = $1 AND user_id = ANY($2::uuid[]) AND status = 'pending')
+       SELECT u.id, max(l.expires_at) AS until
+         FROM users u JOIN links l ON l.user_id = u.id
+        WHERE u.tenant_id = $1 AND u.id = ANY($2::uuid[]) AND u.password_hash IS NULL
+        GROUP BY u.id`,
+      [tenantId, userIds],
+    );
+    return new Map(rows.map((row) => [row.id, new Date(row.until)]));
+  }
+
   /** Serialises changes that may remove a tenant's Administrator, until the transaction ends. */
   async lockAdministrators(em: EntityManager, tenantId: string): Promise<void> {
     await em.query(`SELECT pg_advisory_xact_lock(hashtext('gatehouse.administrators:' || $1))`, [tenantId]);

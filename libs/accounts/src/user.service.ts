@@ -170,6 +170,14 @@ export class UserService {
     return toUserView(await this.require(tenantId, id));
   }
 
+  /**
+   * Who among these users is invited and has not set a password yet, with the end of their newest
+   * link (past: the invitation expired unused).
+   */
+  invitedUntil(tenantId: string, userIds: string[]): Promise<Map<string, Date>> {
+    return this.users.invitedUntil(tenantId, userIds);
+  }
+
   /** The user behind an admin token, or `null`: read on every request so changes act at once. */
   findById(tenantId: string, id: string, em?: EntityManager): Promise<User | null> {
     return this.users.findById(tenantId, id, em);

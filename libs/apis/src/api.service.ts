@@ -7,7 +7,7 @@ import { type Actor, AuditService, SYSTEM_ACTOR } from '@gatehouse/audit';
 import { type Page, type PageRequest, decodeCursor, pageSize, toPage } from '@gatehouse/database';
 import { announceChange, uniqueViolation } from '@gatehouse/database';
 import { ApiScope } from './api-scope.entity.js';
-import { ADMIN_API_IDENTIFIER, Api } from './api.entity.js';
+import { ADMIN_API_IDENTIFIER, type AccessTokenTyp, Api, TOKEN_EXCHANGE_IDENTIFIER } from './api.entity.js';
 import { ApiError, ApiErrorCode } from './api.errors.js';
 import { ApiRepository } from './api.repository.js';
 
@@ -25,6 +25,8 @@ export interface ApiView {
   builtIn: boolean;
   /** Entra's requestedAccessTokenVersion: 1 (aud = identifier, v1 claims) or 2. */
   accessTokenVersion: number;
+  /** The `typ` of its access tokens: JWT (default) or at+jwt. */
+  accessTokenTyp: AccessTokenTyp;
   createdAt: string;
   scopes: ApiScopeView[];
 }
@@ -33,11 +35,13 @@ export interface CreateApiInput {
   identifier: string;
   displayName: string;
   accessTokenVersion?: 1 | 2;
+  accessTokenTyp?: AccessTokenTyp;
 }
 
 export interface UpdateApiInput {
   displayName?: string;
   accessTokenVersion?: 1 | 2;
+  accessTokenTyp?: AccessTokenTyp;
 }
 
 export interface AddScopeInput {
@@ -62,6 +66,7 @@ export function toApiView(api: Api, scopes: ApiScope[]): ApiView {
     displayName: api.displayName,
     builtIn: api.builtIn,
     accessTokenVersion: api.accessTokenVersion,
+    accessTokenTyp: api.accessTokenTyp,
     createdAt: api.createdAt.toISOString(),
     scopes: scopes.filter((scope) => scope.apiId === api.id).map(toScopeView),
   };
@@ -109,6 +114,9 @@ export class ApiService {
     if (identifier.toLowerCase() === ADMIN_API_IDENTIFIER || identifier.toLowerCase().startsWith(`${ADMIN_API_IDENTIFIER}/`)) {
       throw new ApiError(ApiErrorCode.IdentifierReserved, `${ADMIN_API_IDENTIFIER} is reserved.`);
     }
+    if (identifier.toLowerCase() === TOKEN_EXCHANGE_IDENTIFIER.toLowerCase()) {
+      throw new ApiError(ApiErrorCode.IdentifierReserved, `${TOKEN_EXCHANGE_IDENTIFIER} is reserved: every tenant issues tokens for it to be exchanged elsewhere.`);
+    }
     if (!IDENTIFIER.test(identifier) || identifier.endsWith('/') || identifier.length > 200) {
       throw new ApiError(ApiErrorCode.IdentifierInvalid, 'The identifier must be an api://… or https://… URI.');
     }
@@ -121,6 +129,7 @@ export class ApiService {
           displayName: input.displayName,
           builtIn: false,
           accessTokenVersion: input.accessTokenVersion ?? 2,
+          accessTokenTyp: input.accessTokenTyp ?? 'JWT',
         });
         await this.audit.record(em, {
           tenantId,
@@ -128,7 +137,7 @@ export class ApiService {
           action: 'api.created',
           targetType: 'api',
           targetId: api.id,
-          details: { identifier, displayName: input.displayName, appId: api.appId, accessTokenVersion: api.accessTokenVersion },
+          details: { identifier, displayName: input.displayName, appId: api.appId, accessTokenVersion: api.accessTokenVersion, accessTokenTyp: api.accessTokenTyp },
         });
         await announceChange(em, 'tenant', tenantId);
         return toApiView(api, []);
@@ -160,9 +169,10 @@ export class ApiService {
       const api = await this.apis.findById(tenantId, apiId, em, true);
       if (!api) throw new ApiError(ApiErrorCode.NotFound, 'No such API.');
       if (api.builtIn) throw new ApiError(ApiErrorCode.BuiltInImmutable, 'The built-in admin API cannot be changed.');
-      const before = { displayName: api.displayName, accessTokenVersion: api.accessTokenVersion };
+      const before = { displayName: api.displayName, accessTokenVersion: api.accessTokenVersion, accessTokenTyp: api.accessTokenTyp };
       api.displayName = input.displayName ?? api.displayName;
       api.accessTokenVersion = input.accessTokenVersion ?? api.accessTokenVersion;
+      api.accessTokenTyp = input.accessTokenTyp ?? api.accessTokenTyp;
       const saved = await em.getRepository(Api).save(api);
       await this.audit.record(em, {
         tenantId,
@@ -170,7 +180,10 @@ export class ApiService {
         action: 'api.updated',
         targetType: 'api',
         targetId: api.id,
-        details: { before, after: { displayName: saved.displayName, accessTokenVersion: saved.accessTokenVersion } },
+        details: {
+          before,
+          after: { displayName: saved.displayName, accessTokenVersion: saved.accessTokenVersion, accessTokenTyp: saved.accessTokenTyp },
+        },
       });
       await announceChange(em, 'tenant', tenantId);
       return toApiView(saved, await this.apis.scopesOf([api.id], em));

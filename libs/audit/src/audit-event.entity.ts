@@ -38,6 +38,18 @@ export class AuditEvent {
   @Column({ type: 'text', nullable: true })
   actorClientId: string | null;
 
+  /**
+   * Who acted, as they were named when they acted (a person's display name, or an ownerless
+   * client's): a later rename relabels no past event. `null` for the system, and for events of
+   * people or clients that no longer existed.
+   */
+  @Column({ type: 'text', nullable: true })
+  actorName: string | null;
+
+  /** The acting person's username at the time. */
+  @Column({ type: 'text', nullable: true })
+  actorUsername: string | null;
+
   @Column({ type: 'text' })
   action: string;
 
@@ -46,6 +58,10 @@ export class AuditEvent {
 
   @Column({ type: 'text', nullable: true })
   targetId: string | null;
+
+  /** What the target was called when the event was written (a user's, client's or API's name…). */
+  @Column({ type: 'text', nullable: true })
+  targetName: string | null;
 
   /** What changed, with every secret redacted. */
   @Column({ type: 'jsonb', default: () => `'{}'` })

@@ -2,13 +2,16 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditEvent } from './audit-event.entity.js';
+import { ACTOR_NAME_SQL, ACTOR_USERNAME_SQL, targetNameSql, uuidOrNull } from './audit-names.js';
 import type { CursorPosition } from '@gatehouse/database';
 
 export interface AuditQuery {
   tenantId: string;
-  actor?: string;
+  /** Ids of the actor (a person's user id, or a client id): any of them. */
+  actors?: readonly string[];
   action?: string;
-  target?: string;
+  /** Target ids: any of them. */
+  targets?: readonly string[];
   since?: Date;
   until?: Date;
   /** Rows older than this position (newest first). */
@@ -18,11 +21,16 @@ export interface AuditQuery {
   take: number;
 }
 
+/** An event to write: what happened; its names are read as it is written. */
+export type NewAuditEvent = Pick<
+  AuditEvent,
+  'tenantId' | 'actorType' | 'actorId' | 'actorClientId' | 'action' | 'targetType' | 'targetId' | 'details' | 'requestId' | 'sourceAddress'
+> & { targetName?: string | null };
+
 /** The keyset position, exactly as `audit_events_tenant_position_idx` indexes it. */
 const AT = `date_trunc('milliseconds', e.occurred_at AT TIME ZONE 'UTC')`;
 const POSITION = `(${AT}, e.id)`;
 const utcParam = (name: string) => `(CAST(:${name} AS timestamptz) AT TIME ZONE 'UTC')`;
-const UUID = `'^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'`;
 /** Up to this many actions under a `prefix.*` are read one by one and merged. */
 const MAX_MERGED_ACTIONS = 32;
 
@@ -30,22 +38,54 @@ const MAX_MERGED_ACTIONS = 32;
 export class AuditRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** Writes one event; returns its id (made by the database). */
-  async insert(em: EntityManager, event: Partial<AuditEvent>): Promise<string> {
-    const repository = em.getRepository(AuditEvent);
-    return (await repository.save(repository.create(event))).id;
+  /**
+   * One event, in the transaction of the change it records, with the names of its actor and
+   * target as they are at this moment (read in the same statement; `targetName` when the caller
+   * knows it better, e.g. of a row it just deleted). Returns its id (made by the database).
+   */
+  async insert(em: EntityManager, event: NewAuditEvent): Promise<string> {
+    const targetName = targetNameSql(event.targetType);
+    const targetUuid = targetName ? [uuidOrNull(event.targetId)] : [];
+    const rows: Array<{ id: string }> = await em.query(
+      `INSERT INTO audit_events (tenant_id, actor_type, actor_id, actor_client_id, actor_name, actor_username,
+                                 action, target_type, target_id, target_name, details, request_id, source_address)
+       VALUES ($1, $2, $5, $6, ${ACTOR_NAME_SQL}, ${ACTOR_USERNAME_SQL},
+               $7, $8, $9, COALESCE($10::text, ${targetName ?? 'NULL'}), $11::jsonb, $12, $13)
+       RETURNING id`,
+      [
+        event.tenantId,
+        event.actorType,
+        event.actorType === 'user' ? uuidOrNull(event.actorId) : null,
+        uuidOrNull(event.actorClientId),
+        event.actorId,
+        event.actorClientId,
+        event.action,
+        event.targetType,
+        event.targetId,
+        event.targetName ?? null,
+        JSON.stringify(event.details),
+        event.requestId,
+        event.sourceAddress,
+        ...targetUuid,
+      ],
+    );
+    return rows[0]!.id;
   }
 
   /**
    * Keyset pages over (time, id) in either direction, on the position indexes: the last page
-   * costs what the first does. `actor` matches the person or the client, `action` is exact or a
-   * `prefix.*`, `since`/`until` bound the time (inclusive / exclusive).
+   * costs what the first does. `actors` match the person or the client, `action` is exact or a
+   * `prefix.*`, `targets` any of their ids, `since`/`until` bound the time (inclusive / exclusive).
    */
   async find(query: AuditQuery): Promise<AuditEvent[]> {
-    if (query.actor) {
-      // The person's events and the client's, each read newest first from its own index, merged:
-      // one query with OR would gather and sort every event of a busy actor before the first page.
-      return this.merged(query, [this.page(query, 'actor_id'), this.page(query, 'actor_client_id')]);
+    if (query.actors?.length) {
+      // Each actor's events as the person and as the client, each read newest first from its own
+      // index, merged: one query with OR would gather and sort every event of a busy actor first.
+      const pages = query.actors.flatMap((actor) => [this.page(query, { column: 'actor_id', actor }), this.page(query, { column: 'actor_client_id', actor })]);
+      return this.merged(query, pages);
+    }
+    if (query.targets && query.targets.length > 1) {
+      return this.merged(query, query.targets.map((target) => this.page({ ...query, targets: [target] })));
     }
     if (query.action?.endsWith('.*')) {
       // Each action under the prefix read newest first from the action index, merged: one query
@@ -59,11 +99,16 @@ export class AuditRepository {
     return this.page(query);
   }
 
+  /** One event of the tenant, or null. */
+  findOne(tenantId: string, id: string): Promise<AuditEvent | null> {
+    return this.dataSource.getRepository(AuditEvent).findOneBy({ tenantId, id });
+  }
+
   /**
    * The tenant's distinct actions that start with `prefix`, read off the action index one step per
    * distinct action (a few dozen exist), not per event.
    */
-  private async actionsUnder(tenantId: string, prefix: string): Promise<string[]> {
+  async actionsUnder(tenantId: string, prefix: string): Promise<string[]> {
     const rows: Array<{ action: string }> = await this.dataSource.query(
       `WITH RECURSIVE actions(action) AS (
          (SELECT action FROM audit_events WHERE tenant_id = $1 ORDER BY action LIMIT 1)
@@ -89,17 +134,18 @@ export class AuditRepository {
       .slice(0, query.take);
   }
 
-  /** One keyset page; with `actorColumn`, the events whose actor (person or client) is `query.actor`. */
-  private page(query: AuditQuery, actorColumn?: 'actor_id' | 'actor_client_id'): Promise<AuditEvent[]> {
+  /** One keyset page; with `by`, the events whose actor (as a person or as a client) is `by.actor`. */
+  private page(query: AuditQuery, by?: { column: 'actor_id' | 'actor_client_id'; actor: string }): Promise<AuditEvent[]> {
     const qb = this.dataSource
       .getRepository(AuditEvent)
       .createQueryBuilder('e')
       .where('e.tenant_id = :tenantId', { tenantId: query.tenantId });
-    if (actorColumn) qb.andWhere(`e.${actorColumn} = :actor`, { actor: query.actor });
+    if (by) qb.andWhere(`e.${by.column} = :actor`, { actor: by.actor });
     if (query.action?.endsWith('.*'))
       qb.andWhere('e.action LIKE :prefix', { prefix: `${likeEscape(query.action.slice(0, -1))}%` });
     else if (query.action) qb.andWhere('e.action = :action', { action: query.action });
-    if (query.target) qb.andWhere('e.target_id = :target', { target: query.target });
+    if (query.targets?.length === 1) qb.andWhere('e.target_id = :target', { target: query.targets[0] });
+    else if (query.targets?.length) qb.andWhere('e.target_id IN (:...targets)', { targets: query.targets });
     // On the position (a Date is exact to the millisecond, so this is occurred_at >= since, < until).
     if (query.since) qb.andWhere(`${AT} >= ${utcParam('since')}`, { since: query.since });
     if (query.until) qb.andWhere(`${AT} < ${utcParam('until')}`, { until: query.until });
@@ -109,20 +155,9 @@ export class AuditRepository {
     const order = query.before ? 'ASC' : 'DESC';
     return qb.orderBy(AT, order).addOrderBy('e.id', order).take(query.take).getMany();
   }
-
-  /** Display names of this tenant's users among `ids` (actor ids that are not user ids are skipped). */
-  async userNames(tenantId: string, ids: readonly string[]): Promise<Map<string, string>> {
-    const wanted = [...new Set(ids)];
-    if (!wanted.length) return new Map();
-    const rows: { id: string; name: string }[] = await this.dataSource.query(
-      `SELECT id::text AS id, display_name AS name FROM users
-        WHERE tenant_id = $1 AND id = ANY(SELECT w::uuid FROM unnest($2::text[]) w WHERE w ~ ${UUID})`,
-      [tenantId, wanted],
-    );
-    return new Map(rows.map((row) => [row.id, row.name]));
-  }
 }
 
-function likeEscape(value: string): string {
+/** `value` as a literal part of a LIKE pattern. */
+export function likeEscape(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }

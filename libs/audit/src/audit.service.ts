@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import type { Actor } from './actor.js';
+import { AuditError, AuditErrorCode } from './audit.errors.js';
+import { AuditLookupRepository } from './audit-lookup.repository.js';
 import { AuditRepository } from './audit.repository.js';
+import { type AuditEventView, auditEventView } from './audit.view.js';
 import { type PageRequest, type TwoWayPage, twoWayPage } from '@gatehouse/database';
 import type { AuditEvent } from './audit-event.entity.js';
 import { redactDetails } from './redact.js';
@@ -13,6 +16,8 @@ export interface AuditRecord {
   action: string;
   targetType: string;
   targetId: string | null;
+  /** The target's name when the caller knows it better than its row (one it just deleted); else read as the event is written. */
+  targetName?: string;
   details?: Record<string, unknown>;
   requestId?: string;
 }
@@ -34,21 +39,15 @@ export type AuditPage = TwoWayPage<AuditEventView>;
 /** At most this many events go into one export (the newest of the filter). */
 export const AUDIT_EXPORT_LIMIT = 10_000;
 
-export interface AuditEventView {
-  id: string;
-  occurredAt: string;
-  actor: { type: string; userId: string | null; clientId: string | null };
-  action: string;
-  targetType: string;
-  targetId: string | null;
-  details: Record<string, unknown>;
-  requestId: string | null;
-  sourceAddress: string | null;
-}
+/** A name in the actor or target filter may stand for at most this many objects. */
+export const MAX_NAMED_IN_FILTER = 20;
 
 @Injectable()
 export class AuditService {
-  constructor(private readonly events: AuditRepository) {}
+  constructor(
+    private readonly events: AuditRepository,
+    private readonly lookup: AuditLookupRepository,
+  ) {}
 
   /** Records a change inside the transaction (`em`) that makes it; secrets are redacted first. */
   async record(em: EntityManager, record: AuditRecord): Promise<void> {
@@ -65,6 +64,7 @@ export class AuditService {
       action: record.action,
       targetType: record.targetType,
       targetId: record.targetId,
+      targetName: record.targetName,
       details: redactDetails(record.details),
       requestId: record.requestId ?? record.actor.requestId ?? null,
       sourceAddress: record.actor.sourceAddress ?? null,
@@ -73,11 +73,24 @@ export class AuditService {
 
   /**
    * One page of the tenant's log, newest first: `cursor` goes to older events, `before` to newer
-   * ones (a `before` page that reaches the newest event is the first page).
+   * ones (a `before` page that reaches the newest event is the first page). `actor` and `target`
+   * are an id, or a name: the events of every person, client (and for targets API or section)
+   * so named.
    */
   async list(tenantId: string, filter: AuditFilter): Promise<AuditPage> {
-    const query = { tenantId, actor: filter.actor, action: filter.action, target: filter.target, since: filter.since, until: filter.until };
+    const [actors, targets] = await Promise.all([
+      this.idsOf(tenantId, 'actor', filter.actor),
+      this.idsOf(tenantId, 'target', filter.target),
+    ]);
+    const query = { tenantId, actors, action: filter.action, targets, since: filter.since, until: filter.until };
     return twoWayPage(filter, (range) => this.events.find({ ...query, ...range }), position, auditEventView);
+  }
+
+  /** One event of the tenant. */
+  async get(tenantId: string, id: string): Promise<AuditEventView> {
+    const event = UUID.test(id) ? await this.events.findOne(tenantId, id) : null;
+    if (!event) throw new AuditError(AuditErrorCode.NotFound, 'No such audit event.');
+    return auditEventView(event);
   }
 
   /** The filtered log for an export, newest first, page by page, at most {@link AUDIT_EXPORT_LIMIT} events. */
@@ -92,27 +105,29 @@ export class AuditService {
     }
   }
 
-  /** Display names of the people among these actor ids (for lists that name who did what). */
-  actorNames(tenantId: string, actorIds: readonly (string | null)[]): Promise<Map<string, string>> {
-    return this.events.userNames(tenantId, actorIds.filter((id): id is string => id !== null));
+  /** The actions recorded in this tenant, in order (a few dozen; read off the action index). */
+  actions(tenantId: string): Promise<string[]> {
+    return this.events.actionsUnder(tenantId, '');
+  }
+
+  /** The value as an id, and the ids of what it names; too many names is a refusal that says so. */
+  private async idsOf(tenantId: string, kind: 'actor' | 'target', value: string | undefined): Promise<string[] | undefined> {
+    if (!value) return undefined;
+    if (UUID.test(value)) return [value];
+    const named = await this.lookup.idsNamed(tenantId, kind, value, MAX_NAMED_IN_FILTER + 1);
+    if (named.length > MAX_NAMED_IN_FILTER) {
+      throw new AuditError(
+        AuditErrorCode.FilterTooBroad,
+        `More than ${MAX_NAMED_IN_FILTER} ${kind === 'actor' ? 'people and clients' : 'objects'} have "${value}" in their name: type more of it, or an id.`,
+        kind,
+      );
+    }
+    return [...new Set([value, ...named])];
   }
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 function position(row: AuditEvent) {
   return { at: row.occurredAt, id: row.id };
-}
-
-/** An audit row as the API shows it (the REST log, webhook bodies, the SIEM stream). */
-export function auditEventView(row: AuditEvent): AuditEventView {
-  return {
-    id: row.id,
-    occurredAt: row.occurredAt.toISOString(),
-    actor: { type: row.actorType, userId: row.actorType === 'user' ? row.actorId : null, clientId: row.actorClientId },
-    action: row.action,
-    targetType: row.targetType,
-    targetId: row.targetId,
-    details: row.details,
-    requestId: row.requestId,
-    sourceAddress: row.sourceAddress,
-  };
 }

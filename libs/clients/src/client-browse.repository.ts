@@ -16,6 +16,8 @@ export interface ClientBrowseQuery {
   apiId?: string;
   /** Enabled clients with a secret that expires within 30 days (or has expired) and is not revoked: the Overview's queue. */
   expiringSecrets?: boolean;
+  /** Enabled clients whose last handover expired without being revealed: the Overview's queue. */
+  expiredHandovers?: boolean;
   /** Newest first: rows older than `older`, or (read upwards) newer than `newer`. */
   older?: BrowsePosition;
   newer?: BrowsePosition;
@@ -58,6 +60,12 @@ export class ClientBrowseRepository {
     if (query.expiringSecrets) {
       where.push(`c.state <> 'disabled' AND EXISTS (SELECT 1 FROM client_secrets x WHERE x.api_client_id = c.id
                           AND x.revoked_at IS NULL AND x.expires_at < now() + interval '30 days')`);
+    }
+    if (query.expiredHandovers) {
+      where.push(`c.state <> 'disabled' AND EXISTS (SELECT 1 FROM credential_handovers h WHERE h.api_client_id = c.id
+                          AND (h.status = 'expired' OR (h.status = 'pending' AND h.expires_at <= now()))
+                          AND NOT EXISTS (SELECT 1 FROM credential_handovers n
+                                           WHERE n.api_client_id = c.id AND n.created_at > h.created_at))`);
     }
     const upwards = query.newer !== undefined;
     const from = query.newer ?? query.older;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isUUID } from 'class-validator';
-import { DEFAULT_PAGE_SIZE } from '@gatehouse/database';
+import { DEFAULT_PAGE_SIZE, isPostgresTimestamp } from '@gatehouse/database';
 import type { ClientState } from './api-client.entity.js';
 import { type BrowsePosition, ClientBrowseRepository, type ClientBrowseRow } from './client-browse.repository.js';
 import { ClientRepository } from './client.repository.js';
@@ -10,6 +10,7 @@ export interface ClientBrowseFilter {
   state?: ClientState;
   apiId?: string;
   expiringSecrets?: boolean;
+  expiredHandovers?: boolean;
   /** Cursor from `newer` of a page: the page above it. */
   before?: string;
   /** Cursor from `older` of a page: the page below it. */
@@ -34,8 +35,6 @@ export interface BrowsePage<T> {
   older?: string;
 }
 
-const TIMESTAMP = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{1,6})?[+-]\d\d(:\d\d)?$/;
-
 export function encodeBrowseCursor(position: BrowsePosition): string {
   return Buffer.from(JSON.stringify([position.at, position.id]), 'utf8').toString('base64url');
 }
@@ -46,7 +45,7 @@ export function decodeBrowseCursor(cursor: string | undefined): BrowsePosition |
   try {
     const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     if (Array.isArray(parsed) && typeof parsed[0] === 'string' && typeof parsed[1] === 'string') {
-      if (TIMESTAMP.test(parsed[0]) && isUUID(parsed[1])) return { at: parsed[0], id: parsed[1] };
+      if (isPostgresTimestamp(parsed[0]) && isUUID(parsed[1])) return { at: parsed[0], id: parsed[1] };
     }
   } catch {
     return undefined;
@@ -78,6 +77,7 @@ export class ClientBrowseService {
       state: filter.state,
       apiId: filter.apiId && isUUID(filter.apiId) ? filter.apiId : undefined,
       expiringSecrets: filter.expiringSecrets,
+      expiredHandovers: filter.expiredHandovers,
       newer,
       older,
       take: size + 1,

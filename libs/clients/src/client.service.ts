@@ -95,9 +95,10 @@ export class ClientService {
     );
   }
 
-  async get(tenantId: string, clientId: string): Promise<ClientView> {
-    const client = await this.require(tenantId, clientId);
-    return toClientView(client, await this.scopeStrings(client));
+  /** One client with its scopes; `em` reads inside the caller's transaction (and locks the client's row). */
+  async get(tenantId: string, clientId: string, em?: EntityManager): Promise<ClientView> {
+    const client = await this.require(tenantId, clientId, em);
+    return toClientView(client, await this.scopeStrings(client, em));
   }
 
   /** The client behind an admin token, or `null`: read on every request so changes act at once. */
@@ -133,7 +134,9 @@ export class ClientService {
       else if (client.state === 'active' && resolved.length === 0 && !(await this.ownerHasRoles(tx, client))) client.state = 'awaiting_scopes';
       const saved = await this.clients.save(tx, client);
       const scopes = await this.scopeStrings(client, tx);
-      await this.record(tx, tenantId, actor, 'client.scopes.set', saved, { before, after: scopes, state: saved.state });
+      const added = scopes.filter((scope) => !before.includes(scope));
+      const removed = before.filter((scope) => !scopes.includes(scope));
+      await this.record(tx, tenantId, actor, 'client.scopes.set', saved, { before, after: scopes, added, removed, state: saved.state });
       await this.activated(tx, stateBefore, saved, actor);
       await announceChange(tx, 'client', tenantId, client.clientId);
       return { scopes, state: saved.state };

@@ -3,6 +3,8 @@ import type { ClientSecret } from './client-secret.entity.js';
 
 export interface ClientView {
   clientId: string;
+  /** The client's object id: `sub` and `oid` of its tokens (what another tenant's federated credential names). */
+  objectId: string;
   displayName: string;
   state: ClientState;
   ownerUserId: string | null;
@@ -33,6 +35,7 @@ export interface IssuedSecret {
 export function toClientView(client: ApiClient, scopes: string[]): ClientView {
   return {
     clientId: client.clientId,
+    objectId: client.id,
     displayName: client.displayName,
     state: client.state,
     ownerUserId: client.ownerUserId,

@@ -11,12 +11,14 @@ import { ClientRepository } from './client.repository.js';
 import { ClientService } from './client.service.js';
 import { OwnedCredentialsRepository } from './owned-credentials.repository.js';
 import { OwnedCredentialsService } from './owned-credentials.service.js';
+import { FederatedCredentialRepository } from './federated-credential.repository.js';
+import { FederatedCredentialService } from './federated-credential.service.js';
 import { ScopeResolver } from './scope-resolver.js';
 import { SecretExpiryWarningService } from './secret-expiry-warning.service.js';
 
 @Module({
   imports: [AuditModule, AccountsModule, ApisModule, MailModule],
-  providers: [AdminCallerRepository, ClientRepository, ClientBrowseRepository, ClientBrowseService, ScopeResolver, ClientService, ClientCertificateService, SecretExpiryWarningService, OwnedCredentialsRepository, OwnedCredentialsService],
-  exports: [AdminCallerRepository, ClientService, ClientBrowseService, ClientCertificateService, ClientRepository, SecretExpiryWarningService, OwnedCredentialsService],
+  providers: [AdminCallerRepository, ClientRepository, ClientBrowseRepository, ClientBrowseService, ScopeResolver, ClientService, ClientCertificateService, FederatedCredentialRepository, FederatedCredentialService, SecretExpiryWarningService, OwnedCredentialsRepository, OwnedCredentialsService],
+  exports: [AdminCallerRepository, ClientService, ClientBrowseService, ClientCertificateService, FederatedCredentialRepository, FederatedCredentialService, ClientRepository, SecretExpiryWarningService, OwnedCredentialsService],
 })
 export class ClientsModule {}

@@ -12,7 +12,7 @@ export interface ForeignClient {
 export interface TakenCredential {
   apiClientId: string;
   keyId: string;
-  /** The secret's hint, or the certificate's thumbprint. */
+  /** The secret's hint, the certificate's thumbprint, or the federated credential's issuer and subject. */
   label: string;
 }
 
@@ -46,6 +46,16 @@ export class OwnedCredentialsRepository {
       `WITH d AS (DELETE FROM client_certificates WHERE api_client_id = ANY($1::uuid[])
                    RETURNING api_client_id, key_id, thumbprint)
        SELECT api_client_id AS "apiClientId", key_id AS "keyId", thumbprint AS label FROM d`,
+      [apiClientIds],
+    );
+  }
+
+  /** Removes every federated credential of these clients (a workload of whoever made them could still present one). */
+  removeFederatedCredentials(em: EntityManager, apiClientIds: string[]): Promise<TakenCredential[]> {
+    return em.query(
+      `WITH d AS (DELETE FROM client_federated_credentials WHERE api_client_id = ANY($1::uuid[])
+                   RETURNING api_client_id, id, issuer, coalesce(subject, claims_expression) AS matched)
+       SELECT api_client_id AS "apiClientId", id AS "keyId", issuer || ' ' || matched AS label FROM d`,
       [apiClientIds],
     );
   }

@@ -9,3 +9,4 @@ export * from './database.module.js';
 export * from './pagination.js';
 export * from './failure-windows.js';
 export * from './round-trip-batcher.js';
+export * from './time-values.js';

@@ -1,3 +1,5 @@
+import { isInstant } from './time-values.js';
+
 /** One page of a list: `nextCursor` is opaque and `null` on the last page. */
 export interface Page<T> {
   items: T[];
@@ -27,6 +29,8 @@ export class InvalidCursorError extends Error {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A cursor's time is a row's: whole milliseconds of a real instant, or not a cursor this API issued. */
+const isCursorTime = (value: unknown): value is number => Number.isSafeInteger(value) && isInstant(value);
 
 /**
  * The sort key of a keyset-paged list: the timestamp at the cursor's millisecond precision. Taken
@@ -50,7 +54,7 @@ export function decodeCursor(cursor: string | undefined): CursorPosition | undef
   if (cursor === undefined || cursor === '') return undefined;
   try {
     const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(parsed) && parsed.length === 2 && Number.isSafeInteger(parsed[0]) && typeof parsed[1] === 'string') {
+    if (Array.isArray(parsed) && parsed.length === 2 && isCursorTime(parsed[0]) && typeof parsed[1] === 'string') {
       if (UUID.test(parsed[1])) return { at: new Date(parsed[0] as number), id: parsed[1] };
     }
   } catch {

@@ -139,7 +139,7 @@ export class DocService {
   }
 
   private record(em: EntityManager, tenantId: string, actor: Actor, action: string, section: DocSection, details: Record<string, unknown>) {
-    return this.audit.record(em, { tenantId, actor, action, targetType: 'doc_section', targetId: section.id, details });
+    return this.audit.record(em, { tenantId, actor, action, targetType: 'doc_section', targetId: section.id, targetName: section.title, details });
   }
 }
 

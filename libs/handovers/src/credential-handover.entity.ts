@@ -28,6 +28,8 @@ export const HANDOVER_STATUSES: HandoverStatus[] = ['pending', 'revealed', 'expi
 @Index('credential_handovers_client_idx', ['apiClientId', 'createdAt'])
 @Index('credential_handovers_request_idx', ['accessRequestId'], { where: `"access_request_id" IS NOT NULL` })
 @Index('credential_handovers_pending_expiry_idx', ['expiresAt'], { where: `"status" = 'pending'` })
+// The Overview's queue of handovers that expired unrevealed, counted per tenant.
+@Index('credential_handovers_expired_idx', ['tenantId'], { where: `"status" = 'expired'` })
 @Check('credential_handovers_status_check', `"status" IN ('pending', 'revealed', 'expired', 'revoked')`)
 @Check('credential_handovers_revealed_check', `"status" <> 'revealed' OR "revealed_at" IS NOT NULL`)
 export class CredentialHandover {

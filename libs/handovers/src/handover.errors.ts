@@ -9,6 +9,8 @@ export enum HandoverErrorCode {
   ClientDisabled = 'handover_client_disabled',
   /** Revoke of a handover that expired or was revoked already. */
   NotRevocable = 'handover_not_revocable',
+  /** Resend of a handover that has not expired (pending, revealed or revoked). */
+  NotResendable = 'handover_not_resendable',
   /** The link was used: its secret was revealed. */
   AlreadyRevealed = 'handover_already_revealed',
   Expired = 'handover_expired',

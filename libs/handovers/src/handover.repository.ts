@@ -17,6 +17,12 @@ export interface ExpiredHandover {
   notify: string[];
 }
 
+/** The person a partner asks about a handover: who is responsible for it, or who sent it. */
+export interface HandoverContact {
+  name: string;
+  email: string;
+}
+
 @Injectable()
 export class HandoverRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -49,6 +55,19 @@ export class HandoverRepository {
     return this.manager(em)
       .getRepository(CredentialHandover)
       .findOne({ where: { tenantId, tokenHash }, relations: { apiClient: true } });
+  }
+
+  /** The first of these people whose account is active (responsible before sender), or `null`. */
+  async contact(tenantId: string, userIds: Array<string | null>, em?: EntityManager): Promise<HandoverContact | null> {
+    const ids = userIds.filter((id): id is string => id !== null);
+    if (!ids.length) return null;
+    const rows: HandoverContact[] = await this.manager(em).query(
+      `SELECT display_name AS name, email FROM users
+        WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND status = 'active'
+        ORDER BY array_position($2::uuid[], id) LIMIT 1`,
+      [tenantId, ids],
+    );
+    return rows[0] ?? null;
   }
 
   ofClient(tenantId: string, apiClientId: string): Promise<CredentialHandover[]> {

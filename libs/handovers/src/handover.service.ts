@@ -9,7 +9,7 @@ import { MailOutbox, handoverEmail, isSingleAddress, linkFrom } from '@gatehouse
 import { TenantService } from '@gatehouse/tenants';
 import type { CredentialHandover, HandoverStatus } from './credential-handover.entity.js';
 import { HandoverError, HandoverErrorCode } from './handover.errors.js';
-import { HandoverRepository } from './handover.repository.js';
+import { type HandoverContact, HandoverRepository } from './handover.repository.js';
 import { type HandoverView, effectiveHandoverStatus, toHandoverView } from './handover.view.js';
 
 export const DEFAULT_HANDOVER_HOURS = 72;
@@ -21,9 +21,9 @@ export interface CreateHandoverInput {
   expiresInHours?: number;
 }
 
-/** A handover that delivers an approved access request (it went out by itself). */
+/** A handover that delivers an approved access request (it went out by itself, or was sent again). */
 export interface HandoverOrigin {
-  accessRequestId: string;
+  accessRequestId: string | null;
   /** Told if it expires unrevealed: the approver. */
   responsibleUserId: string | null;
 }
@@ -36,6 +36,8 @@ export interface HandoverLookup {
   clientId: string;
   expiresAt: Date;
   revealedAt: Date | null;
+  /** Whom the recipient asks about it (a new link, a revoked secret); `null`: nobody active any more. */
+  contact: HandoverContact | null;
 }
 
 /** A handover claimed by a reveal, inside the reveal's transaction. */
@@ -106,6 +108,7 @@ export class HandoverService {
 
   private async mailLink(tx: EntityManager, handover: CredentialHandover, client: ApiClient, token: string) {
     const mail = handoverEmail({
+      contact: await this.contactOf(handover, tx),
       tenantName: (await this.tenants.getById(handover.tenantId, tx)).displayName,
       clientName: client.displayName,
       clientId: client.clientId,
@@ -184,7 +187,13 @@ export class HandoverService {
       clientId: handover.apiClient.clientId,
       expiresAt: handover.expiresAt,
       revealedAt: handover.revealedAt,
+      contact: await this.contactOf(handover),
     };
+  }
+
+  /** The person responsible for a handover (the approver of its request, or its sender), if still active. */
+  contactOf(handover: Pick<CredentialHandover, 'tenantId' | 'responsibleUserId' | 'createdByUserId'>, em?: EntityManager): Promise<HandoverContact | null> {
+    return this.handovers.contact(handover.tenantId, [handover.responsibleUserId, handover.createdByUserId], em);
   }
 
   /**

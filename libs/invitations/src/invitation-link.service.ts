@@ -24,8 +24,9 @@ export interface InvitationLookup {
   expiresAt: Date;
   /** When the invitation's newest link was sent (for a superseded link: the one that replaced it). */
   linkSentAt: Date;
-  /** Whom to ask about the link: the person who sent it. */
+  /** Whom to ask about the link: the person who sent it (name and address). */
   contactEmail?: string;
+  contactName?: string;
   /** Whether the invited user's account is enabled (a disabled one cannot follow the link). */
   userActive: boolean;
   /** Whether the invited user can log in with a password. */
@@ -68,7 +69,7 @@ export class InvitationLinkService {
       sections,
       expiresAt: invitation.expiresAt,
       linkSentAt: invitation.linkSentAt,
-      ...(inviter ? { contactEmail: inviter.email } : {}),
+      ...(inviter ? { contactEmail: inviter.email, contactName: inviter.displayName } : {}),
       userActive: user.status === 'active',
       userHasPassword: hasPassword,
       passwordUntil: canSetPassword ? window : null,
@@ -96,7 +97,7 @@ export class InvitationLinkService {
       if (passwordWindowEnd(invitation).getTime() <= Date.now()) {
         throw new InvitationError(InvitationErrorCode.PasswordWindowClosed, 'This link can no longer set a password.');
       }
-      await this.accounts.setChosenPassword(em, tenantId, user.id, passwordHash, 'invitation', sourceAddress);
+      await this.accounts.setChosenPassword(em, tenantId, user.id, passwordHash, 'invitation', sourceAddress, true);
       return { userId: user.id };
     });
   }

@@ -26,4 +26,16 @@ describe('log redaction', () => {
     expect(maskUrl('/request-access/confirm/abcDEF123')).toBe('/request-access/confirm/[redacted]');
     expect(maskUrl('/t/oauth2/v2.0/token?client_secret=zzz&a=b')).toBe('/t/oauth2/v2.0/token?client_secret=[redacted]&a=b');
   });
+
+  it('masks link tokens whatever the casing or encoding of the path, as routing finds them', () => {
+    expect(maskUrl('/HANDOVER/abcDEF123')).toBe('/HANDOVER/[redacted]');
+    expect(maskUrl('/Invitations/abcDEF123/accept?x=1')).toBe('/Invitations/[redacted]?x=1');
+    expect(maskUrl('/t/acme/Console/ACTIVATE/abcDEF123')).toBe('/t/acme/Console/ACTIVATE/[redacted]');
+    expect(maskUrl('/request-access/Confirm/abcDEF123#x')).toBe('/request-access/Confirm/[redacted]#x');
+    expect(maskUrl('/h%61ndover/abcDEF123')).toBe('/h%61ndover/[redacted]');
+    expect(maskUrl('/Password-Reset/abcDEF123')).toBe('/Password-Reset/[redacted]');
+    expect(maskUrl('/handover/%E0%A4%A/abc')).toBe('/handover/[redacted]');
+    expect(maskUrl('/docs/handbook?TOKEN=abc')).toBe('/docs/handbook?TOKEN=[redacted]');
+    expect(maskUrl('/handover')).toBe('/handover');
+  });
 });

@@ -31,10 +31,26 @@ export const REDACT_PATHS = [
   'access_token',
 ];
 
-/** Path segments that carry link tokens are masked before a URL reaches a log. */
-const TOKEN_IN_PATH = /\/(invitations|activate|reset-password|handover|confirm)\/[^/?#]+/g;
+/**
+ * Path segments after which a link token follows. Routing ignores case (`/HANDOVER/…` is the
+ * handover page), so the comparison does too, on the decoded segment.
+ */
+const LINK_SEGMENTS = new Set(['invitations', 'activate', 'reset-password', 'password-reset', 'handover', 'confirm']);
 const SECRET_IN_QUERY = /([?&](?:client_secret|client_assertion|token|password|code)=)[^&#]*/gi;
 
+function segmentName(segment: string): string {
+  try {
+    return decodeURIComponent(segment).toLowerCase();
+  } catch {
+    return segment.toLowerCase();
+  }
+}
+
+/** The URL as a log may show it: everything after a link segment, and secrets in the query, masked. */
 export function maskUrl(url: string): string {
-  return url.replace(TOKEN_IN_PATH, '/$1/[redacted]').replace(SECRET_IN_QUERY, '$1[redacted]');
+  const end = url.search(/[?#]/);
+  const segments = (end < 0 ? url : url.slice(0, end)).split('/');
+  const link = segments.findIndex((segment) => LINK_SEGMENTS.has(segmentName(segment)));
+  const path = link >= 0 && link < segments.length - 1 ? [...segments.slice(0, link + 1), '[redacted]'].join('/') : segments.join('/');
+  return path + (end < 0 ? '' : url.slice(end).replace(SECRET_IN_QUERY, '$1[redacted]'));
 }

@@ -4,6 +4,7 @@ export * from './address.js';
 export * from './templates.js';
 export * from './request-templates.js';
 export * from './first-password-templates.js';
+export * from './password-reset-templates.js';
 export * from './email.repository.js';
 export * from './mail-outbox.js';
 export * from './mail-transport.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  accessRequestApprovedEmail,
   accessRequestRejectedEmail,
   accessRequestSubmittedEmail,
   handoverEmail,
@@ -19,6 +20,19 @@ describe('access request and handover mails', () => {
     expect(mail.text).toContain('Reason given by the contact person: No.');
     expect(mail.text.trimEnd().endsWith('-- Acme')).toBe(true);
     expect(mail.html).toContain('<strong>Acme</strong>');
+  });
+
+  it('name the person who decided, and say which one link sets the password', () => {
+    const decider = { name: 'Carla Contact', email: 'carla@acme.example' };
+    const rejected = accessRequestRejectedEmail({ tenantName: 'Acme', requesterName: 'Pat', what: 'an account', note: 'No.', decider });
+    expect(rejected.text).toContain('Reason given by Carla Contact: No.');
+    expect(rejected.text).toContain('If you have questions, write to Carla Contact <carla@acme.example>.');
+    const approved = (invited: boolean) =>
+      accessRequestApprovedEmail({ tenantName: 'Acme', requesterName: 'Pat', username: 'pat', invited, note: 'Hi', decider }).text;
+    expect(approved(true)).toContain('choose your password there, then accept the invitation');
+    expect(approved(false)).toContain('A separate mail brings the link to choose your password');
+    expect(approved(true)).toContain('was approved by Carla Contact.');
+    expect(approved(true)).toContain('Note from Carla Contact: Hi');
   });
 
   it('escape what requesters typed, and keep subjects on one line', () => {

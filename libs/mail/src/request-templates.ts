@@ -67,22 +67,29 @@ export function requestedWhat(input: { account: boolean; systemName: string | nu
 
 export interface AccessRequestConfirmMail {
   tenantName: string;
-  requesterName: string;
-  what: string;
+  /** What kinds of access were asked for: never the words typed with them. */
+  account: boolean;
+  api: boolean;
   link: string;
   expiresAt: Date;
 }
 
-/** To the address a request was made with: confirm it is yours, or ignore this mail. */
+/**
+ * To the address a request was made with: confirm it is yours, or ignore this mail. Nobody has
+ * confirmed that address yet, so the mail carries nothing the requester typed (a name or a
+ * system name could be any text — "URGENT: log in at …" — sent from our domain): only the
+ * tenant's name, the kind of access and the link, whose page shows the request quoted.
+ */
 export function accessRequestConfirmEmail(input: AccessRequestConfirmMail): RenderedEmail {
+  const what = [input.account ? 'a personal account' : '', input.api ? 'API access for a system' : ''].filter(Boolean).join(' and ');
   return mail('access-request-confirm', 'confirm your access request', {
     tenantName: input.tenantName,
-    greeting: `Hello ${input.requesterName},`,
+    greeting: 'Hello,',
     paragraphs: [
-      `Someone asked ${input.tenantName} for ${input.what} with this email address.`,
-      `If it was you, open the link below and press "Confirm" before ${mailTime(input.expiresAt)}. Only then is the request passed to the contact person.`,
+      `Someone asked ${input.tenantName} for ${what || 'access'} and gave this email address.`,
+      `If it was you, open the link below: it shows the request as it was typed. Press "Confirm" there before ${mailTime(input.expiresAt)}; only then is the request passed to the contact person.`,
     ],
-    link: { href: input.link, label: 'Confirm the request' },
+    link: { href: input.link, label: 'Review and confirm the request' },
     after: 'If it was not you, ignore this mail: the request expires unconfirmed and nothing else happens.',
   });
 }
@@ -130,29 +137,38 @@ export function clientAwaitingScopesEmail(input: ClientAwaitingScopesMail): Rend
   });
 }
 
+/** The person who decided a request, by name and address (`null`: nobody in particular). */
+export type DeciderOfMail = { name: string; email: string } | null | undefined;
+
 export interface AccessRequestApprovedMail {
   tenantName: string;
   requesterName: string;
   /** The username of the account created, when an account was approved. */
   username?: string;
+  /** The account's password is chosen through the documentation invitation's link (else: an activation link). */
+  invited?: boolean;
   /** The system and its technical contact, when API access was approved. */
   api?: { systemName: string; technicalContactEmail: string };
   note?: string | null;
+  decider?: DeciderOfMail;
+}
+
+function accountParagraph(username: string, invited: boolean | undefined): string {
+  return invited
+    ? `Your personal account has the username ${username}. A separate mail brings its one link: open it within 24 hours, choose your password there, then accept the invitation to the documentation.`
+    : `Your personal account has the username ${username}. A separate mail brings the link to choose your password; it works once, within 24 hours.`;
 }
 
 export function accessRequestApprovedEmail(input: AccessRequestApprovedMail): RenderedEmail {
-  const paragraphs = [`Your request to ${input.tenantName} was approved.`];
-  if (input.username) {
-    paragraphs.push(
-      `Your personal account has the username ${input.username}. A separate mail brings the link to choose your password (valid 24 hours), and another one the invitation to the documentation.`,
-    );
-  }
+  const paragraphs = [`Your request to ${input.tenantName} was approved${input.decider ? ` by ${input.decider.name}` : ''}.`];
+  if (input.username) paragraphs.push(accountParagraph(input.username, input.invited));
   if (input.api) {
     paragraphs.push(
       `The API client for ${input.api.systemName} has been created. As soon as the IT department has assigned its scopes, ${input.api.technicalContactEmail} receives a one-time link to reveal the client id, the secret and the token request to use.`,
     );
   }
-  if (input.note) paragraphs.push(`Note from the contact person: ${input.note}`);
+  if (input.note) paragraphs.push(`Note from ${input.decider?.name ?? 'the contact person'}: ${input.note}`);
+  if (input.decider) paragraphs.push(`Questions: write to ${contactOf(input.decider, input.tenantName)}.`);
   return mail('access-request-approved', 'your access request was approved', {
     tenantName: input.tenantName,
     greeting: `Hello ${input.requesterName},`,
@@ -165,6 +181,7 @@ export interface AccessRequestRejectedMail {
   requesterName: string;
   what: string;
   note: string;
+  decider?: DeciderOfMail;
 }
 
 export function accessRequestRejectedEmail(input: AccessRequestRejectedMail): RenderedEmail {
@@ -173,8 +190,8 @@ export function accessRequestRejectedEmail(input: AccessRequestRejectedMail): Re
     greeting: `Hello ${input.requesterName},`,
     paragraphs: [
       `Your request to ${input.tenantName} for ${input.what} was not approved.`,
-      `Reason given by the contact person: ${input.note}`,
-      'If you have questions, reply to your contact person at the operating company.',
+      `Reason given by ${input.decider?.name ?? 'the contact person'}: ${input.note}`,
+      `If you have questions, write to ${contactOf(input.decider, input.tenantName)}.`,
     ],
   });
 }
@@ -185,6 +202,13 @@ export interface HandoverMail {
   clientId: string;
   link: string;
   expiresAt: Date;
+  /** Whom to ask for a new link: the person responsible for the handover, when known. */
+  contact?: { name: string; email: string } | null;
+}
+
+/** "Carla Contact <carla@example.com>", or the tenant when no person is known. */
+export function contactOf(contact: { name: string; email: string } | null | undefined, tenantName: string): string {
+  return contact ? `${contact.name} <${contact.email}>` : `your contact at ${tenantName}`;
 }
 
 /** To the recipient of a handover: the one-time link that reveals a new client secret. */
@@ -198,7 +222,7 @@ export function handoverEmail(input: HandoverMail): RenderedEmail {
     facts: [['Client id', input.clientId]],
     link: { href: input.link, label: 'Reveal the credentials' },
     after:
-      'Nothing secret exists until you press Reveal, so this mail itself holds no secret. If the link has expired, ask your contact person for a new one.',
+      `Nothing secret exists until you press Reveal, so this mail itself holds no secret. If the link has expired, ask ${contactOf(input.contact, input.tenantName)} for a new one.`,
   });
 }
 

@@ -5,6 +5,8 @@ export interface RenderedEmail {
     | 'activation'
     | 'password-reset'
     | 'password-changed'
+    // password-reset-templates.ts:
+    | 'password-reset-requested'
     | 'secret-expiry'
     // credential-templates.ts:
     | 'client-auth-burst'

@@ -14,6 +14,7 @@ import {
   AccessRequestService,
   AccessRequestStateService,
   type AccessRequestView,
+  type Decider,
 } from '@gatehouse/requests';
 
 export interface ApproveInput {
@@ -48,7 +49,7 @@ export class AccessDecisionService {
   async approve(tenantId: string, actor: Actor, id: string, input: ApproveInput): Promise<AccessRequestView> {
     const sections = [...new Set(input.sections ?? [])];
     await this.dataSource.transaction(async (em) => {
-      await this.requireActiveDecider(em, tenantId, actor);
+      const decider = await this.requireActiveDecider(em, tenantId, actor);
       const request = await this.state.lockSubmitted(em, tenantId, id);
       const note = this.state.note(input.note, false);
       if (!request.wantsAccount && (sections.length > 0 || input.expiresInHours !== undefined)) {
@@ -57,7 +58,9 @@ export class AccessDecisionService {
           'This request asks for no personal account: sections and expiresInHours do not apply.',
         );
       }
-      const user = request.wantsAccount ? await this.createAccount(em, tenantId, actor, request) : null;
+      // One link sets the password: the invitation's when there is one (choose a password, then accept), else the activation link.
+      const setup = sections.length > 0 ? 'none' : 'activation-link';
+      const user = request.wantsAccount ? await this.createAccount(em, tenantId, actor, request, setup) : null;
       const invitation =
         user && sections.length > 0
           ? await this.invitations.create(
@@ -75,7 +78,7 @@ export class AccessDecisionService {
         apiClientId,
         invitationId: invitation?.id ?? null,
       });
-      await this.notifier.approved(em, request, user?.username);
+      await this.notifier.approved(em, request, { username: user?.username, invited: invitation !== null, decider });
     });
     return this.requests.get(tenantId, id);
   }
@@ -83,18 +86,21 @@ export class AccessDecisionService {
   /** Rejects with a note, which the requester receives. */
   async reject(tenantId: string, actor: Actor, id: string, input: { note: string }): Promise<AccessRequestView> {
     await this.dataSource.transaction(async (em) => {
-      await this.requireActiveDecider(em, tenantId, actor);
+      const decider = await this.requireActiveDecider(em, tenantId, actor);
       const request = await this.state.lockSubmitted(em, tenantId, id);
       const note = this.state.note(input.note, true)!;
       await this.state.reject(em, request, actor, note);
-      await this.notifier.rejected(em, request);
+      await this.notifier.rejected(em, request, decider);
     });
     return this.requests.get(tenantId, id);
   }
 
-  /** A decision needs a person whose account is active now (a console session may outlive a disable). */
-  private async requireActiveDecider(em: EntityManager, tenantId: string, actor: Actor): Promise<void> {
-    if (actor.type === 'system') return;
+  /**
+   * A decision needs a person whose account is active now (a console session may outlive a
+   * disable); returns them as the requester's mail names them (`null`: the system decided).
+   */
+  private async requireActiveDecider(em: EntityManager, tenantId: string, actor: Actor): Promise<Decider | null> {
+    if (actor.type === 'system') return null;
     const decider = actor.userId ? await this.userRepository.findById(tenantId, actor.userId, em) : null;
     if (decider?.status !== 'active') {
       throw new AccessRequestError(
@@ -102,14 +108,16 @@ export class AccessDecisionService {
         'Only a person with an active account decides requests.',
       );
     }
+    return { name: decider.displayName, email: decider.email };
   }
 
-  /** The requester's account: username = their address (made unique), password set by activation link. */
+  /** The requester's account: username = their address (made unique); its password is set through the one link mailed. */
   private async createAccount(
     em: EntityManager,
     tenantId: string,
     actor: Actor,
     request: AccessRequest,
+    password: 'none' | 'activation-link',
   ): Promise<CreatedUser> {
     return this.users.create(
       tenantId,
@@ -118,7 +126,7 @@ export class AccessDecisionService {
         username: await this.freeUsername(em, tenantId, request.requesterEmail),
         email: request.requesterEmail,
         displayName: request.requesterName,
-        password: 'activation-link',
+        password,
       },
       em,
     );

@@ -6,7 +6,7 @@ import { ADMIN_API_IDENTIFIER, ApiRepository, ApiService } from '@gatehouse/apis
 import { SYSTEM_ACTOR } from '@gatehouse/audit';
 import { type ApiClient, ClientService } from '@gatehouse/clients';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
-import { type Tenant, TenantService } from '@gatehouse/tenants';
+import { type SigningAlgorithm, type Tenant, TenantError, TenantErrorCode, TenantService } from '@gatehouse/tenants';
 import { SigningKeyService } from '@gatehouse/tokens';
 import { ProvisioningRepository } from './provisioning.repository.js';
 
@@ -17,6 +17,8 @@ export interface BootstrapInput {
   tenant: string;
   /** Issue a new secret even though the operator's client already has a usable one. */
   rotateSecret: boolean;
+  /** The new tenant's signing algorithm (RS256 when left out); an existing tenant must already have it. */
+  algorithm?: SigningAlgorithm;
 }
 
 /** What an operator needs to get an admin token. `clientSecret` is present only when minted now. */
@@ -57,7 +59,10 @@ export class BootstrapService {
     return this.dataSource.transaction(async (em) => {
       await this.repository.lockSlug(em, input.tenant);
       const existing = await this.repository.findTenantBySlug(em, input.tenant);
-      const tenant = existing ?? (await this.tenants.create(em, { slug: input.tenant, displayName: input.tenant }));
+      if (existing && input.algorithm && existing.signingAlgorithm !== input.algorithm) throw algorithmDiffers(existing);
+      const tenant =
+        existing ??
+        (await this.tenants.create(em, { slug: input.tenant, displayName: input.tenant, signingAlgorithm: input.algorithm }));
       await this.ensureAdminApi(em, tenant);
       const client = await this.ensureOperatorClient(em, tenant.id);
       const clientId = client.clientId;
@@ -106,4 +111,11 @@ export class BootstrapService {
     if (!created) throw new Error('bootstrap client was not created');
     return created;
   }
+}
+
+function algorithmDiffers(tenant: Tenant): TenantError {
+  return new TenantError(
+    TenantErrorCode.InvalidAlgorithm,
+    `Tenant ${tenant.slug} exists and signs with ${tenant.signingAlgorithm}. Change its algorithm with PATCH /admin/v1/tenant: the new key is published at once and signs a day later.`,
+  );
 }

@@ -5,7 +5,7 @@ import { ActivationService } from '@gatehouse/accounts';
 import { type Actor, AuditService, SYSTEM_ACTOR } from '@gatehouse/audit';
 import { type ApiClient, ClientService } from '@gatehouse/clients';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
-import { HandoverService } from '@gatehouse/handovers';
+import { type HandoverContact, HandoverService } from '@gatehouse/handovers';
 import { MailOutbox, handoverSentEmail } from '@gatehouse/mail';
 import { type AccessRequest, AccessRequestStateService, recordRequestEvent } from '@gatehouse/requests';
 import { TenantService } from '@gatehouse/tenants';
@@ -23,6 +23,8 @@ export interface RevealedCredentials {
   scopes: string[];
   secret: string;
   secretExpiresAt: string;
+  /** Whom to ask for the next secret: the person responsible for the handover, if still active. */
+  contact: HandoverContact | null;
 }
 
 /**
@@ -81,7 +83,8 @@ export class CredentialDeliveryService implements OnModuleInit {
   /**
    * The reveal: uses the link once, creates the secret (through ClientService, so it has the
    * current format and rules), audits the reveal with its time and source address, and fulfils
-   * what it delivers — all in one transaction. Of two concurrent reveals exactly one gets here.
+   * what it delivers — all in one transaction, on its one connection. Of concurrent reveals exactly
+   * one gets here; the others answer that the link is used.
    */
   reveal(tenantId: string, token: string, source: string | null): Promise<RevealedCredentials> {
     // Nobody signed in reveals: the system acts for the link's holder, whose address each event keeps.
@@ -101,7 +104,10 @@ export class CredentialDeliveryService implements OnModuleInit {
         handoverId: claimed.handover.id,
       });
       const tenant = await this.tenants.getById(tenantId, em);
-      const granted = (await this.clients.get(tenantId, clientId)).scopes;
+      // Read through the transaction's connection: a second one, taken while this transaction
+      // holds the link's row, ran the pool dry under a burst of reveals (every other reveal waits
+      // on that row holding a connection of its own).
+      const granted = (await this.clients.get(tenantId, clientId, em)).scopes;
       const authority = `${this.config.publicUrl}/${tenantId}`;
       return {
         tenantId,
@@ -113,6 +119,7 @@ export class CredentialDeliveryService implements OnModuleInit {
         scopes: [...new Set(granted.map((scope) => `${scope.slice(0, scope.lastIndexOf('/'))}/.default`))],
         secret: secret.secretText,
         secretExpiresAt: secret.expiresAt,
+        contact: await this.handovers.contactOf(claimed.handover, em),
       };
     });
   }

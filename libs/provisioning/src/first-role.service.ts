@@ -42,11 +42,11 @@ export class FirstRoleService implements OnModuleInit {
     const sessionsEnded = await this.sessions.endAllOf(tenantId, user.id, em);
     const link = await this.links.issue(em, await this.tenants.getById(tenantId, em), user, delivery);
     const clients = revoked
-      .map(({ id, clientId, displayName, secretsRevoked, certificatesRemoved }) => ({
-        ...{ clientId, displayName, secretsRevoked, certificatesRemoved },
+      .map(({ id, clientId, displayName, secretsRevoked, certificatesRemoved, federatedCredentialsRemoved }) => ({
+        ...{ clientId, displayName, secretsRevoked, certificatesRemoved, federatedCredentialsRemoved },
         handoversRevoked: handovers.filter((h) => h.apiClientId === id).length,
       }))
-      .filter((client) => client.secretsRevoked + client.certificatesRemoved + client.handoversRevoked > 0);
+      .filter((client) => client.secretsRevoked + client.certificatesRemoved + client.federatedCredentialsRemoved + client.handoversRevoked > 0);
     return {
       ...account,
       sessionsEnded,

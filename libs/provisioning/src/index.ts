@@ -1,6 +1,7 @@
 export * from './bootstrap.service.js';
 export * from './provisioning.module.js';
 export * from './staff-access.service.js';
+export * from './staff-invitation.service.js';
 export * from './staff.errors.js';
 export * from './access-decision.service.js';
 export * from './credential-delivery.service.js';

@@ -12,6 +12,7 @@ import { BootstrapService } from './bootstrap.service.js';
 import { ProvisioningRepository } from './provisioning.repository.js';
 import { FirstRoleService } from './first-role.service.js';
 import { StaffAccessService } from './staff-access.service.js';
+import { StaffInvitationService } from './staff-invitation.service.js';
 import { StaffLinks } from './staff-links.js';
 import { TenantSettingsService } from './tenant-settings.service.js';
 
@@ -21,7 +22,7 @@ import { TenantSettingsService } from './tenant-settings.service.js';
  */
 @Module({
   imports: [TenantsModule, ApisModule, AccountsModule, ClientsModule, TokensModule, AuditModule, MailModule, SessionsModule, HandoversModule],
-  providers: [ProvisioningRepository, BootstrapService, StaffLinks, StaffAccessService, FirstRoleService, TenantSettingsService],
-  exports: [BootstrapService, StaffAccessService, TenantSettingsService],
+  providers: [ProvisioningRepository, BootstrapService, StaffLinks, StaffAccessService, StaffInvitationService, FirstRoleService, TenantSettingsService],
+  exports: [BootstrapService, StaffAccessService, StaffInvitationService, TenantSettingsService],
 })
 export class ProvisioningModule {}

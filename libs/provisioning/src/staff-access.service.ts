@@ -40,6 +40,11 @@ export interface StaffMemberView {
   /** When the authenticator app was set up; `null`: not yet (they enrol at their next sign-in). */
   authenticatorSince: Date | null;
   recoveryCodesLeft: number;
+  /**
+   * Invited and never signed in with a password of their own: when their newest link stops working
+   * (in the past: the invitation expired unused); `null` once they set up their access.
+   */
+  invitedUntil: Date | null;
 }
 
 /** At most this many staff are listed (a tenant has a handful). */
@@ -183,11 +188,11 @@ export class StaffAccessService {
   }
 
   private requireAdministrator(actor: Actor): void {
-    if (!mayAssignRoles(actor))
-      throw new AccountError(AccountErrorCode.RolesRequireAdministrator, 'Only an Administrator manages staff.');
+    requireStaffAdministrator(actor);
   }
 
   private async withFactors(tenantId: string, users: User[]): Promise<StaffMemberView[]> {
+    const invited = await this.users.invitedUntil(tenantId, users.map((u) => u.id));
     const factors = new Map(
       (
         await this.factors.summaries(
@@ -206,6 +211,7 @@ export class StaffAccessService {
       lockedUntil: lockOf(user.lockedUntil, user.secondFactorLockedUntil),
       authenticatorSince: factors.get(user.id)?.totpConfirmedAt ?? null,
       recoveryCodesLeft: factors.get(user.id)?.recoveryCodesLeft ?? 0,
+      invitedUntil: invited.get(user.id) ?? null,
     }));
   }
 
@@ -219,6 +225,11 @@ export class StaffAccessService {
     if (user.status !== 'active')
       throw new StaffError(StaffErrorCode.UserDisabled, `${user.username} is disabled; enable the account first.`);
   }
+}
+
+/** Only an Administrator invites staff, resends or revokes their invitations, resets their second factor. */
+export function requireStaffAdministrator(actor: Actor): void {
+  if (!mayAssignRoles(actor)) throw new AccountError(AccountErrorCode.RolesRequireAdministrator, 'Only an Administrator manages staff.');
 }
 
 /** The reset as shown and printed: the link itself stands once, beside it, never twice. */

@@ -4,6 +4,8 @@ export enum StaffErrorCode {
   /** The username is taken by someone with another email address. */
   UsernameOfAnother = 'staff_username_of_another',
   UserDisabled = 'staff_user_disabled',
+  /** Resend or revoke: the person has set up their access already (or was never invited). */
+  NotInvited = 'staff_not_invited',
 }
 
 /** Why inviting staff or resetting their second factor was refused. */

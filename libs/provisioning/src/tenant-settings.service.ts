@@ -11,6 +11,7 @@ export interface TenantView {
   signingAlgorithm: string;
   accessTokenLifetimeSeconds: number;
   extAccessTokenLifetimeSeconds: number;
+  scopeRequests: string;
 }
 
 function toTenantView(tenant: Tenant): TenantView {
@@ -21,6 +22,7 @@ function toTenantView(tenant: Tenant): TenantView {
     signingAlgorithm: tenant.signingAlgorithm,
     accessTokenLifetimeSeconds: tenant.accessTokenLifetimeSeconds,
     extAccessTokenLifetimeSeconds: tenant.extAccessTokenLifetimeSeconds,
+    scopeRequests: tenant.scopeRequests,
   };
 }
 

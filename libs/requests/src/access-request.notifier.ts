@@ -23,6 +23,19 @@ export function whatOf(request: Pick<AccessRequest, 'wantsAccount' | 'wantsApi' 
   });
 }
 
+/** The person who decided a request, as the requester's mail names them. */
+export interface Decider {
+  name: string;
+  email: string;
+}
+
+/** What an approval made for the requester: the account's username, and whether the invitation's link sets its password. */
+export interface ApprovedAccount {
+  username?: string;
+  invited: boolean;
+  decider: Decider | null;
+}
+
 /** The mails of a request's transitions, written to the outbox inside the caller's transaction. */
 @Injectable()
 export class AccessRequestNotifier {
@@ -66,11 +79,13 @@ export class AccessRequestNotifier {
     return recipients.length;
   }
 
-  async approved(em: EntityManager, request: AccessRequest, username: string | undefined): Promise<void> {
+  async approved(em: EntityManager, request: AccessRequest, account: ApprovedAccount): Promise<void> {
     const mail = accessRequestApprovedEmail({
       tenantName: await this.tenantName(em, request.tenantId),
       requesterName: request.requesterName,
-      username,
+      username: account.username,
+      invited: account.invited,
+      decider: account.decider,
       api: request.wantsApi
         ? { systemName: request.systemName ?? '', technicalContactEmail: request.technicalContactEmail ?? '' }
         : undefined,
@@ -79,8 +94,9 @@ export class AccessRequestNotifier {
     await this.outbox.enqueue(em, { tenantId: request.tenantId, to: request.requesterEmail, mail });
   }
 
-  async rejected(em: EntityManager, request: AccessRequest): Promise<void> {
+  async rejected(em: EntityManager, request: AccessRequest, decider: Decider | null): Promise<void> {
     const mail = accessRequestRejectedEmail({
+      decider,
       tenantName: await this.tenantName(em, request.tenantId),
       requesterName: request.requesterName,
       what: whatOf(request),

@@ -132,9 +132,9 @@ export class AccessRequestRepository {
                      ORDER BY confirm_expires_at LIMIT $1 FOR UPDATE SKIP LOCKED),
             expired AS (UPDATE access_requests r SET status = 'expired', updated_at = now()
                           FROM due WHERE r.id = due.id AND r.status = 'unverified'
-                        RETURNING r.id, r.tenant_id, r.confirm_expires_at),
-            audited AS (INSERT INTO audit_events (tenant_id, actor_type, action, target_type, target_id, details)
-                        SELECT tenant_id, 'system', 'access_request.expired', 'access_request', id::text,
+                        RETURNING r.id, r.tenant_id, r.confirm_expires_at, r.requester_name),
+            audited AS (INSERT INTO audit_events (tenant_id, actor_type, action, target_type, target_id, target_name, details)
+                        SELECT tenant_id, 'system', 'access_request.expired', 'access_request', id::text, requester_name,
                                jsonb_build_object('confirmExpiresAt', confirm_expires_at)
                           FROM expired
                         RETURNING 1)

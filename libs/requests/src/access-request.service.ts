@@ -37,6 +37,8 @@ export interface ConfirmationLookup {
   requesterName: string;
   what: string;
   expiresAt: Date;
+  /** The request as typed, label by label (for the page to quote as the requester's words). */
+  typed: Array<[string, string]>;
 }
 
 /** Access requests: the public form and its confirmation, staff filing, the queue. */
@@ -122,6 +124,7 @@ export class AccessRequestService {
       requesterName: request.requesterName,
       what: whatOf(request),
       expiresAt: request.confirmExpiresAt,
+      typed: typedFields(request),
     };
   }
 
@@ -201,8 +204,8 @@ export class AccessRequestService {
     const tenant = await this.tenants.getById(tenantId, em);
     const mail = accessRequestConfirmEmail({
       tenantName: tenant.displayName,
-      requesterName: request.requesterName,
-      what: whatOf(request),
+      account: request.wantsAccount,
+      api: request.wantsApi,
       link: linkFrom(this.config.publicUrl, 'request-access/confirm', token),
       expiresAt: request.confirmExpiresAt!,
     });
@@ -247,4 +250,18 @@ function secondsUntil(until: Date | null): number {
 
 function linkNotFound(): AccessRequestError {
   return new AccessRequestError(AccessRequestErrorCode.LinkNotFound, 'No such confirmation link.');
+}
+
+/** What the requester typed into the public form, label by label, the empty fields left out. */
+function typedFields(request: AccessRequest): Array<[string, string]> {
+  const fields: Array<[string, string | null]> = [
+    ['Name', request.requesterName],
+    ['Organisation', request.organisation],
+    ['Documentation wanted', request.documentationWanted],
+    ['Why', request.accountReason],
+    ['System', request.systemName],
+    ['Technical contact', request.technicalContactEmail],
+    ['What the system must do', request.apiPurpose],
+  ];
+  return fields.filter((field): field is [string, string] => Boolean(field[1]));
 }

@@ -31,7 +31,7 @@ interface Metadata {
  * Validates Gatehouse access tokens for a resource server: signature against the tenant's JWKS
  * (found through discovery, cached, refetched when a token names a key it does not know — which is
  * how a key rotation arrives), `iss` (v2.0 `{…}/v2.0` or v1 `{…}/`), `aud`, `exp`, `nbf`, and the
- * token type of each version (`at+jwt` for v2, `JWT` for v1).
+ * token type (`JWT`, Entra's and the default, or RFC 9068's `at+jwt` where the API chose it).
  */
 export class AccessTokenValidator {
   private metadata: Promise<Metadata> | undefined;
@@ -49,7 +49,7 @@ export class AccessTokenValidator {
         requiredClaims: ['exp', 'iat'],
       });
       const v1 = payload.ver === '1.0';
-      if (payload.iss !== issuers[v1 ? 1 : 0] || (!v1 && protectedHeader.typ !== 'at+jwt')) {
+      if (payload.iss !== issuers[v1 ? 1 : 0] || (protectedHeader.typ !== 'JWT' && protectedHeader.typ !== 'at+jwt')) {
         throw new BearerError(401, 'invalid_token', 'The token is not an access token of this authority.');
       }
       return payload;

@@ -1,10 +1,20 @@
 import { Tenant } from '@gatehouse/tenants';
-import { AccountLink, LoginNameLock, LoginSourceThrottle, Passkey, RecoveryCode, TotpFactor, User } from '@gatehouse/accounts';
+import {
+  AccountLink,
+  LoginNameLock,
+  LoginSourceThrottle,
+  Passkey,
+  PasswordResetRequest,
+  PasswordResetThrottle,
+  RecoveryCode,
+  TotpFactor,
+  User,
+} from '@gatehouse/accounts';
 import { DocSection, DocSectionGrant } from '@gatehouse/docs';
 import { Invitation, InvitationSweepPosition, SupersededInvitationLink } from '@gatehouse/invitations';
 import { Email } from '@gatehouse/mail';
 import { Api, ApiScope } from '@gatehouse/apis';
-import { ApiClient, ClientCertificate, ClientScopeGrant, ClientSecret } from '@gatehouse/clients';
+import { ApiClient, ClientCertificate, ClientScopeGrant, ClientSecret, FederatedCredential } from '@gatehouse/clients';
 import { ClientAuthThrottle, SigningKey, SourceThrottle, UsedClientAssertion } from '@gatehouse/tokens';
 import { AuditEvent } from '@gatehouse/audit';
 import { Session } from '@gatehouse/sessions';
@@ -21,6 +31,7 @@ export const ENTITIES = [
   ApiClient,
   ClientSecret,
   ClientCertificate,
+  FederatedCredential,
   ClientScopeGrant,
   SigningKey,
   ClientAuthThrottle,
@@ -46,4 +57,6 @@ export const ENTITIES = [
   WebhookSubscription,
   WebhookDelivery,
   AuditStreamCursor,
+  PasswordResetRequest,
+  PasswordResetThrottle,
 ];

@@ -212,6 +212,11 @@ export class SessionService implements OnModuleInit, OnModuleDestroy {
     return this.sessions.purgeEnded(24 * 60 * 60);
   }
 
+  /** Ends this one session (a sign-out of one tenant's console leaves another tenant's alone). */
+  async endSession(principal: Pick<SessionPrincipal, 'sessionId'>): Promise<void> {
+    await this.sessions.revoke(principal.sessionId);
+  }
+
   /** Ends the session behind a cookie value (a fresh login replaces it). */
   async end(token: string | undefined): Promise<void> {
     if (token) await this.sessions.revoke(sessionIdOf(token));

@@ -4,6 +4,7 @@ export enum TenantErrorCode {
   SlugTaken = 'slug_taken',
   NotFound = 'tenant_not_found',
   InvalidLifetime = 'invalid_lifetime',
+  InvalidScopeRequests = 'invalid_scope_requests',
   InvalidAlgorithm = 'invalid_algorithm',
 }
 

@@ -30,11 +30,16 @@ export class TenantRepository {
   }
 
   /** Reads the row for update inside the caller's transaction. */
+  /**
+   * The tenant's row locked `FOR NO KEY UPDATE`: against another change of it, not against rows
+   * that merely refer to it (a signing key written meanwhile checks its foreign key with `KEY SHARE`;
+   * `FOR UPDATE` made such a writer and a settings change deadlock).
+   */
   lockById(em: EntityManager, id: string): Promise<Tenant | null> {
-    return em.getRepository(Tenant).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
+    return em.getRepository(Tenant).findOne({ where: { id }, lock: { mode: 'for_no_key_update' } });
   }
 
-  insert(em: EntityManager, values: Pick<Tenant, 'slug' | 'displayName'>): Promise<Tenant> {
+  insert(em: EntityManager, values: Pick<Tenant, 'slug' | 'displayName'> & Partial<Pick<Tenant, 'signingAlgorithm'>>): Promise<Tenant> {
     const repository = em.getRepository(Tenant);
     return repository.save(repository.create(values));
   }

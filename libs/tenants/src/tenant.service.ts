@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { announceChange, uniqueViolation } from '@gatehouse/database';
-import { SIGNING_ALGORITHMS, type SigningAlgorithm, Tenant } from './tenant.entity.js';
+import { SCOPE_REQUESTS, SIGNING_ALGORITHMS, type ScopeRequests, type SigningAlgorithm, Tenant } from './tenant.entity.js';
 import { TenantError, TenantErrorCode } from './tenant.errors.js';
 import { TenantRepository } from './tenant.repository.js';
 
@@ -13,6 +13,7 @@ export interface TenantSettingsInput {
   signingAlgorithm?: SigningAlgorithm;
   accessTokenLifetimeSeconds?: number;
   extAccessTokenLifetimeSeconds?: number;
+  scopeRequests?: ScopeRequests;
 }
 
 /**
@@ -35,13 +36,18 @@ export class TenantService {
     this.algorithmChangeHooks.push(hook);
   }
 
-  async create(em: EntityManager, input: { slug: string; displayName: string }): Promise<Tenant> {
+  /** A new tenant; `signingAlgorithm` lets it start with its algorithm (RS256 when left out). */
+  async create(em: EntityManager, input: { slug: string; displayName: string; signingAlgorithm?: SigningAlgorithm }): Promise<Tenant> {
     if (!TENANT_SLUG.test(input.slug) || /^[0-9a-f]{8}-[0-9a-f]{4}-/.test(input.slug)) {
       throw new TenantError(TenantErrorCode.InvalidSlug, 'slug must be 2-63 characters of a-z, 0-9 and -');
     }
     const displayName = input.displayName.trim();
     try {
-      const tenant = await this.tenants.insert(em, { slug: input.slug, displayName: displayName || input.slug });
+      const tenant = await this.tenants.insert(em, {
+        slug: input.slug,
+        displayName: displayName || input.slug,
+        ...(input.signingAlgorithm ? { signingAlgorithm: input.signingAlgorithm } : {}),
+      });
       await announceChange(em, 'tenant', tenant.id, '*');
       return tenant;
     } catch (error) {
@@ -71,6 +77,18 @@ export class TenantService {
     return tenant;
   }
 
+  /**
+   * The tenant, its row locked against a settings change until the transaction ends (rows that
+   * merely refer to it, like a new signing key, are not held up). A change of its signing keys
+   * takes this lock first, as a change of its settings does, so the two never wait on each other
+   * in turn.
+   */
+  async lock(em: EntityManager, tenantId: string): Promise<Tenant> {
+    const tenant = await this.tenants.lockById(em, tenantId);
+    if (!tenant) throw new TenantError(TenantErrorCode.NotFound, 'tenant not found');
+    return tenant;
+  }
+
   async updateSettings(em: EntityManager, tenantId: string, input: TenantSettingsInput): Promise<Tenant> {
     const current = await this.tenants.lockById(em, tenantId);
     if (!current) throw new TenantError(TenantErrorCode.NotFound, 'tenant not found');
@@ -80,6 +98,7 @@ export class TenantService {
       signingAlgorithm: next.signingAlgorithm,
       accessTokenLifetimeSeconds: next.accessTokenLifetimeSeconds,
       extAccessTokenLifetimeSeconds: next.extAccessTokenLifetimeSeconds,
+      scopeRequests: next.scopeRequests,
     });
     if (next.signingAlgorithm !== current.signingAlgorithm) {
       for (const hook of this.algorithmChangeHooks) await hook(em, next);
@@ -96,6 +115,9 @@ function definedOnly(input: TenantSettingsInput): TenantSettingsInput {
 function validateSettings(tenant: Tenant): void {
   if (!SIGNING_ALGORITHMS.includes(tenant.signingAlgorithm)) {
     throw new TenantError(TenantErrorCode.InvalidAlgorithm, `signingAlgorithm must be one of ${SIGNING_ALGORITHMS.join(', ')}`);
+  }
+  if (!SCOPE_REQUESTS.includes(tenant.scopeRequests)) {
+    throw new TenantError(TenantErrorCode.InvalidScopeRequests, `scopeRequests must be one of ${SCOPE_REQUESTS.join(', ')}`);
   }
   const inRange = (n: number) =>
     Number.isInteger(n) && n >= MIN_TOKEN_LIFETIME_SECONDS && n <= MAX_TOKEN_LIFETIME_SECONDS;

@@ -12,6 +12,7 @@ const api: ApiRow = {
   builtIn: false,
   scopes: ['Orders.Read', 'Orders.Write'],
   accessTokenVersion: 2,
+  accessTokenTyp: 'JWT',
 };
 
 function snapshot(id: string, clientId: string): ClientSnapshot {

@@ -6,23 +6,29 @@ import {
   ASSERTION_SKEW_SECONDS,
   CLIENT_ASSERTION_TYPE,
   type ParsedAssertion,
+  certificateAssertion,
   checkAudience,
   checkTimeRange,
+  decodeJws,
+  isExternalAssertion,
   namedCertificate,
-  parseAssertion,
   requireClaims,
   signatureVerifies,
 } from './client-assertion.js';
 import { ClientAuthenticator, assertEnabled, unknownClient } from './client-authenticator.js';
 import type { ClientSnapshot } from './client-credentials.repository.js';
 import { canonicalClientId } from './credential-directory.js';
+import { type FederatedAssertion, federatedAssertion } from './federation/external-token.js';
 import type { TokenRequestInput } from './token-request.js';
 import { TokenRequestError, TokenRequestErrorCode } from './token-request.errors.js';
 
-export interface AssertionInput {
+/** A `client_assertion`: signed with the client's certificate, or a token of another issuer (a federated credential's). */
+export type ClientAssertion = ParsedAssertion | FederatedAssertion;
+
+export interface AssertionInput<A extends ClientAssertion = ParsedAssertion> {
   tenant: Tenant;
   clientId: string;
-  assertion: ParsedAssertion;
+  assertion: A;
   basic: boolean;
   origin?: TokenRequestInput['origin'];
 }
@@ -45,8 +51,11 @@ export class ClientAssertionAuthenticator {
     private readonly replays: AssertionReplayGuard,
   ) {}
 
-  /** The request's assertion, parsed; undefined when it has none. Shape errors throw at once. */
-  read(input: TokenRequestInput): ParsedAssertion | undefined {
+  /**
+   * The request's assertion, parsed; undefined when it has none. Shape errors throw at once. An
+   * assertion whose `iss` is a URL is another issuer's token (see FederatedAssertionAuthenticator).
+   */
+  read(input: TokenRequestInput): ClientAssertion | undefined {
     if (input.clientAssertion === undefined && input.clientAssertionType === undefined) return undefined;
     if (input.clientSecret !== undefined) {
       throw error(
@@ -61,11 +70,19 @@ export class ClientAssertionAuthenticator {
     if (input.clientAssertionType !== CLIENT_ASSERTION_TYPE) {
       throw error(TokenRequestErrorCode.MalformedRequest, `The client_assertion_type must be '${CLIENT_ASSERTION_TYPE}'.`);
     }
-    return parseAssertion(input.clientAssertion);
+    const decoded = decodeJws(input.clientAssertion);
+    return isExternalAssertion(decoded) ? federatedAssertion(decoded) : certificateAssertion(decoded);
   }
 
-  /** The client the assertion speaks for: `iss` = `sub`, and equal to `client_id` when that is sent. */
-  clientIdOf(assertion: ParsedAssertion, clientId: string | undefined): string {
+  /**
+   * The client the assertion speaks for. A certificate's: `iss` = `sub`, equal to `client_id` when
+   * that is sent. Another issuer's token names no client: `client_id` must.
+   */
+  clientIdOf(assertion: ClientAssertion, clientId: string | undefined): string {
+    if (assertion.kind === 'federated') {
+      if (clientId) return clientId;
+      throw error(TokenRequestErrorCode.MissingParameter, "The request body must contain the following parameter: 'client_id'.");
+    }
     const { iss, sub } = requireClaims(assertion.claims);
     if (iss !== sub || (clientId !== undefined && canonicalClientId(clientId) !== canonicalClientId(sub))) {
       throw error(

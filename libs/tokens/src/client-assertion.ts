@@ -14,30 +14,50 @@ export const MAX_ASSERTION_LIFETIME_SECONDS = 600;
 export const ASSERTION_SKEW_SECONDS = 300;
 const MAX_ASSERTION_LENGTH = 8192;
 
-/** A client assertion taken apart, not yet verified. */
-export interface ParsedAssertion {
-  alg: AssertionAlgorithm;
+/** A compact JWS taken apart, not yet verified. */
+export interface DecodedJws {
   header: Record<string, unknown>;
   claims: Record<string, unknown>;
   signingInput: string;
   signature: Buffer;
 }
 
+/** A client assertion signed with a registered certificate, taken apart, not yet verified. */
+export interface ParsedAssertion extends DecodedJws {
+  kind: 'certificate';
+  alg: AssertionAlgorithm;
+}
+
 const fail = (code: TokenRequestErrorCode, message: string) => new TokenRequestError(code, message);
 const malformed = () => fail(TokenRequestErrorCode.MalformedAssertion, 'JWT token is invalid or malformed.');
 
-/** Splits and decodes a compact JWS; checks the algorithm and that a certificate is named. */
-export function parseAssertion(jwt: string): ParsedAssertion {
+/** Splits and decodes a compact JWS (at most 8 KB, three base64url parts, JSON objects), or Entra's 50027. */
+export function decodeJws(jwt: string): DecodedJws {
   const parts = jwt.length <= MAX_ASSERTION_LENGTH ? jwt.split('.') : [];
   if (parts.length !== 3 || parts.some((part) => !/^[A-Za-z0-9_-]*$/.test(part))) throw malformed();
-  const header = decodeJson(parts[0]!);
-  const claims = decodeJson(parts[1]!);
+  return {
+    header: decodeJson(parts[0]!),
+    claims: decodeJson(parts[1]!),
+    signingInput: `${parts[0]}.${parts[1]}`,
+    signature: Buffer.from(parts[2]!, 'base64url'),
+  };
+}
+
+/**
+ * Whether the assertion is a token another issuer signed (a federated credential's: its `iss` is
+ * the issuer's URL) rather than one the client signed with its certificate (`iss` = client id, a UUID).
+ */
+export function isExternalAssertion(decoded: DecodedJws): boolean {
+  const { iss } = decoded.claims;
+  return typeof iss === 'string' && /^https?:\/\//i.test(iss);
+}
+
+/** A decoded assertion of a certificate: an allowed algorithm, and a certificate named. */
+export function certificateAssertion(decoded: DecodedJws): ParsedAssertion {
+  const { header } = decoded;
   const alg = header.alg;
   if (typeof alg !== 'string' || !(ASSERTION_ALGORITHMS as readonly string[]).includes(alg)) {
-    throw fail(
-      TokenRequestErrorCode.AssertionAlgorithm,
-      `Invalid JWT token. '${printable(String(alg), 20)}' is not a supported signature algorithm. Supported signing algorithms are: '${ASSERTION_ALGORITHMS.join(',')}'`,
-    );
+    throw unsupportedAlgorithm(alg, ASSERTION_ALGORITHMS);
   }
   if (!['x5t#S256', 'x5t', 'kid'].some((name) => typeof header[name] === 'string')) {
     throw fail(
@@ -45,13 +65,15 @@ export function parseAssertion(jwt: string): ParsedAssertion {
       'Invalid JWT token. No certificate SHA-1 thumbprint, certificate SHA-256 thumbprint, nor keyId specified in token header.',
     );
   }
-  return {
-    alg: alg as AssertionAlgorithm,
-    header,
-    claims,
-    signingInput: `${parts[0]}.${parts[1]}`,
-    signature: Buffer.from(parts[2]!, 'base64url'),
-  };
+  return { kind: 'certificate', alg: alg as AssertionAlgorithm, ...decoded };
+}
+
+/** Entra's AADSTS5002738 for an algorithm outside the allow-list (`none` and HMAC never are in it). */
+export function unsupportedAlgorithm(alg: unknown, supported: readonly string[]): TokenRequestError {
+  return fail(
+    TokenRequestErrorCode.AssertionAlgorithm,
+    `Invalid JWT token. '${printable(String(alg), 20)}' is not a supported signature algorithm. Supported signing algorithms are: '${supported.join(',')}'`,
+  );
 }
 
 function decodeJson(part: string): Record<string, unknown> {
@@ -90,7 +112,7 @@ export function requireClaims(claims: Record<string, unknown>): { iss: string; s
 /** A jti is stored as given: up to 256 characters, none of them a control character. */
 const PRINTABLE_JTI = /^[^\u0000-\u001f\u007f]{1,256}$/u;
 
-const isTime = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+export const isTime = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 
 /** `aud` must name this token endpoint exactly (one string, or an array of exactly one). */
 export function checkAudience(aud: unknown, accepted: readonly string[]): void {
@@ -102,19 +124,40 @@ export function checkAudience(aud: unknown, accepted: readonly string[]): void {
   );
 }
 
-/** Valid now (± skew) and for at most 10 minutes from `nbf` (or `iat`). */
+/**
+ * Valid now (± skew) and for at most 10 minutes from `nbf` (or `iat`). Each time claim present is
+ * first range-checked: a NumericDate from 1970 to the end of 9999 (an `exp` of 9e15 is no date).
+ */
 export function checkTimeRange(claims: Record<string, unknown>, exp: number, nowSeconds: number): void {
+  for (const name of ['exp', 'nbf', 'iat'] as const) {
+    if (claims[name] !== undefined && !isNumericDate(claims[name])) {
+      throw fail(
+        TokenRequestErrorCode.MalformedAssertion,
+        `JWT token is invalid or malformed: the '${name}' claim must be a time in seconds since 1970, up to the year 9999.`,
+      );
+    }
+  }
   const start = isTime(claims.nbf) ? claims.nbf : isTime(claims.iat) ? claims.iat : nowSeconds;
   const tooLong = exp - start > MAX_ASSERTION_LIFETIME_SECONDS;
   const outside = nowSeconds > exp + ASSERTION_SKEW_SECONDS || nowSeconds + ASSERTION_SKEW_SECONDS < start;
   if (!tooLong && !outside) return;
+  throw timeRangeError(nowSeconds, start, exp, tooLong ? `an assertion may be valid for ${MAX_ASSERTION_LIFETIME_SECONDS} seconds at most` : null);
+}
+
+/** Entra's AADSTS700024, with the times it names and, when that was the fault, the longest lifetime allowed. */
+export function timeRangeError(nowSeconds: number, start: number, exp: number, limit: string | null): TokenRequestError {
   const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
-  throw fail(
+  return fail(
     TokenRequestErrorCode.AssertionTimeRange,
     `Client assertion is not within its valid time range. Current time: ${iso(nowSeconds)}, assertion valid from ${iso(start)}, expiry time of assertion ${iso(exp)}` +
-      (tooLong ? `; an assertion may be valid for ${MAX_ASSERTION_LIFETIME_SECONDS} seconds at most.` : '.'),
+      (limit ? `; ${limit}.` : '.'),
   );
 }
+
+/** 9999-12-31T23:59:59Z: the last second a four-digit year (and every date library) can name. */
+const LAST_NUMERIC_DATE = 253_402_300_799;
+
+const isNumericDate = (value: unknown): value is number => isTime(value) && value >= 0 && value <= LAST_NUMERIC_DATE;
 
 /** The registered certificate the header names: `x5t#S256`, else `x5t`, else `kid` (key id, thumbprint or either x5t). */
 export function namedCertificate(

@@ -59,6 +59,10 @@ export interface ApiRow {
   scopes: string[];
   /** 1: Entra v1 claims; 2: v2 (the default). */
   accessTokenVersion: 1 | 2;
+  /** The `typ` header of its tokens. */
+  accessTokenTyp: 'JWT' | 'at+jwt';
+  /** The built-in resource `api://AzureADTokenExchange` (no row, no scopes; see token-exchange-resource.ts). */
+  tokenExchange?: true;
 }
 
 export type ThrottleResult = FailureCount;
@@ -169,9 +173,10 @@ export class ClientCredentialsRepository {
       identifier: string;
       built_in: boolean;
       access_token_version: number;
+      access_token_typ: string;
       scopes: string[] | null;
     }> = await this.dataSource.query(
-      `SELECT a.id, a.app_id, a.identifier, a.built_in, a.access_token_version,
+      `SELECT a.id, a.app_id, a.identifier, a.built_in, a.access_token_version, a.access_token_typ,
                 ARRAY(SELECT s.value FROM api_scopes s WHERE s.api_id = a.id ORDER BY s.value) AS scopes
            FROM apis a WHERE a.tenant_id = $1 AND (a.identifier = $2 OR a.app_id::text = $3)
           ORDER BY (a.identifier = $2) DESC NULLS LAST LIMIT 1`,
@@ -186,6 +191,7 @@ export class ClientCredentialsRepository {
       builtIn: row.built_in,
       scopes: row.scopes ?? [],
       accessTokenVersion: row.access_token_version === 1 ? 1 : 2,
+      accessTokenTyp: row.access_token_typ === 'at+jwt' ? 'at+jwt' : 'JWT',
     };
   }
 

@@ -2,14 +2,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { printable } from '@gatehouse/logging';
 import type { Tenant } from '@gatehouse/tenants';
-import type { ParsedAssertion } from './client-assertion.js';
-import { ClientAssertionAuthenticator } from './client-assertion-authenticator.js';
+import { type ClientAssertion, ClientAssertionAuthenticator } from './client-assertion-authenticator.js';
 import { ClientAuthenticator } from './client-authenticator.js';
 import { signAccessToken } from './compact-jws.js';
 import { ClaimsTemplates } from './claims-templates.js';
 import type { ApiRow, ClientSnapshot } from './client-credentials.repository.js';
 import { CredentialDirectory } from './credential-directory.js';
-import { DEFAULT_SCOPE, assertMayRequest, grantedScopes, parseScopeParameter } from './scope-request.js';
+import { FederatedAssertionAuthenticator } from './federation/federated-assertion-authenticator.js';
+import { DEFAULT_SCOPE, type ScopeRequest, assertMayRequest, grantedScopes, parseScopeParameter } from './scope-request.js';
 import { issuerOf, v1IssuerOf } from './issuers.js';
 import { type Signer, SigningKeyService } from './signing-key.service.js';
 import { newTokenId } from './token-id.js';
@@ -31,6 +31,7 @@ export class ClientCredentialsService {
     private readonly directory: CredentialDirectory,
     private readonly authenticator: ClientAuthenticator,
     private readonly assertions: ClientAssertionAuthenticator,
+    private readonly federated: FederatedAssertionAuthenticator,
     private readonly signingKeys: SigningKeyService,
   ) {}
 
@@ -77,6 +78,7 @@ export class ClientCredentialsService {
       : required('client_id', input.clientId);
     const clientSecret = assertion ? '' : credential(input.clientSecret);
     const request = parseScopeParameter(input.v1 ? resourceScope(input.resource) : required('scope', input.scope));
+    if (tenant.scopeRequests === 'entra' && request.values[0] !== DEFAULT_SCOPE) throw defaultScopeOnly(request);
     let client = loaded.client;
     if (!client) {
       const snapshot =
@@ -87,9 +89,12 @@ export class ClientCredentialsService {
           .then((found) => this.again(input, loaded, { tenant, snapshot: found, assertion }));
       }
       if (assertion) {
-        return this.assertions
-          .authenticate({ tenant, clientId, assertion, basic: input.basic, origin: input.origin }, snapshot)
-          .then((found) => this.again(input, loaded, { tenant, client: found, assertion, method: '2' }));
+        const asserted = { tenant, clientId, basic: input.basic, origin: input.origin };
+        const authenticated =
+          assertion.kind === 'federated'
+            ? this.federated.authenticate({ ...asserted, assertion }, snapshot)
+            : this.assertions.authenticate({ ...asserted, assertion }, snapshot);
+        return authenticated.then((found) => this.again(input, loaded, { tenant, client: found, assertion, method: '2' }));
       }
       const authenticated = this.authenticator.authenticate(
         { tenantId: tenant.id, clientId, clientSecret, basic: input.basic, origin: input.origin },
@@ -107,8 +112,10 @@ export class ClientCredentialsService {
     assertMayRequest(api, client);
     if (!api) {
       throw new TokenRequestError(
-        TokenRequestErrorCode.InvalidScope,
-        `The resource principal named ${printable(request.resource, 200)} was not found in the tenant named ${tenant.id}.`,
+        TokenRequestErrorCode.InvalidResource,
+        `The resource principal named ${printable(request.resource, 200)} was not found in the tenant named ${printable(tenant.displayName, 200)}. ` +
+          'This can happen if the application has not been installed by the administrator of the tenant or consented to by any user in the tenant. ' +
+          'You might have sent your authentication request to the wrong tenant.',
       );
     }
     const scopes = grantedScopes(request, api, client);
@@ -117,7 +124,7 @@ export class ClientCredentialsService {
       return this.signingKeys
         .signer(tenant.id)
         .then((found) => this.again(input, loaded, { tenant, client, api, signer: found }));
-    return this.sign(tenant, client, api, scopes, signer, loaded.method ?? '1');
+    return this.sign(tenant, client, api, scopes, signer, loaded.method ?? '1', input.v1 ? input.resource : undefined);
   }
 
   /** The pass started again with what a load brought (a method, not a closure made on every pass). */
@@ -132,18 +139,22 @@ export class ClientCredentialsService {
     scopes: readonly string[],
     signer: Signer,
     method: ClientAuthMethod,
+    v1Resource: string | undefined,
   ): TokenResponse {
     const iat = Math.floor(Date.now() / 1000);
     const expiresIn = tenant.accessTokenLifetimeSeconds;
     const claims = this.templates.constantJson(tenant, snapshot, api, scopes, method);
     const { jti, uti } = newTokenId();
-    const accessToken = signAccessToken(signer, claims, { iat, exp: iat + expiresIn, jti, uti }, api.accessTokenVersion);
-    return {
+    const accessToken = signAccessToken(signer, claims, { iat, exp: iat + expiresIn, jti, uti }, api.accessTokenTyp);
+    const response: TokenResponse = {
       token_type: 'Bearer',
       expires_in: expiresIn,
       ext_expires_in: tenant.extAccessTokenLifetimeSeconds,
       access_token: accessToken,
     };
+    // Entra's v1 endpoint also says when the token starts and ends, and for which resource.
+    if (v1Resource !== undefined) response.v1 = { notBefore: iat, expiresOn: iat + expiresIn, resource: v1Resource };
+    return response;
   }
 
   private claims(
@@ -217,7 +228,7 @@ interface Loaded {
   api?: ApiRow | null;
   signer?: Signer;
   /** The request's client assertion, parsed once. */
-  assertion?: ParsedAssertion;
+  assertion?: ClientAssertion;
   /** How the client authenticated (a secret unless said). */
   method?: ClientAuthMethod;
 }
@@ -230,6 +241,15 @@ function credential(secret: string | undefined): string {
   throw new TokenRequestError(
     TokenRequestErrorCode.MissingCredential,
     "The request body must contain the following parameter: 'client_assertion' or 'client_secret'.",
+  );
+}
+
+/** Entra's AADSTS1002012: the tenant allows `{resource}/.default` only, as Entra does for this grant. */
+function defaultScopeOnly(request: ScopeRequest): TokenRequestError {
+  const named = printable(request.values.map((value) => `${request.resource}/${value}`).join(' '), 200);
+  return new TokenRequestError(
+    TokenRequestErrorCode.DefaultScopeOnly,
+    `The provided value for scope ${named} is not valid. Client credential flows must have a scope value with /.default suffixed to the resource identifier (application ID URI).`,
   );
 }
 

@@ -32,14 +32,14 @@ describe('signAccessToken', () => {
         jti,
         uti,
       });
-      expect(decodeProtectedHeader(token)).toEqual({ alg: signer.alg, kid: signer.kid, typ: 'at+jwt' });
+      expect(decodeProtectedHeader(token)).toEqual({ alg: signer.alg, kid: signer.kid, typ: 'JWT' });
       const { payload } = await compactVerify(token, createPublicKey(signer.key));
       const text = new TextDecoder().decode(payload);
       expect(text).toBe(
         JSON.stringify({ ...constant, iat: 1_800_000_000, nbf: 1_800_000_000, exp: 1_800_003_599, jti, uti }),
       );
-      const v1 = signAccessToken(signer, constantClaimsJson(constant), { iat: 1, exp: 2, jti, uti }, 1);
-      expect(decodeProtectedHeader(v1)).toEqual({ alg: signer.alg, kid: signer.kid, typ: 'JWT' });
+      const rfc9068 = signAccessToken(signer, constantClaimsJson(constant), { iat: 1, exp: 2, jti, uti }, 'at+jwt');
+      expect(decodeProtectedHeader(rfc9068)).toEqual({ alg: signer.alg, kid: signer.kid, typ: 'at+jwt' });
     });
   }
 

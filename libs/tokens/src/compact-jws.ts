@@ -4,11 +4,14 @@ import { CONVERT_DER } from './ecdsa-encoding.js';
 import type { Signer } from './signing-key.service.js';
 import type { TokenId } from './token-id.js';
 
+/** An access token's `typ`: `JWT` as Entra's (the default), or RFC 9068's `at+jwt` for an API that asks for it. */
+export type AccessTokenTyp = 'JWT' | 'at+jwt';
+
 interface PreparedSigner {
-  /** The protected header of every v2 access token the key signs (`typ: at+jwt`), base64url-encoded. */
-  header: string;
-  /** The same for v1 tokens (`typ: JWT`, as Entra's v1 tokens). */
-  v1Header: string;
+  /** The protected header of the tokens the key signs with `typ: JWT`, base64url-encoded. */
+  jwtHeader: string;
+  /** The same with `typ: at+jwt`. */
+  atJwtHeader: string;
   key: KeyObject | SignKeyObjectInput;
   /** ES256 signed in DER, to be converted to JOSE's r ‖ s (see {@link CONVERT_DER}). */
   der: boolean;
@@ -23,8 +26,8 @@ function prepare(signer: Signer): PreparedSigner {
     const encode = (typ: string) =>
       Buffer.from(JSON.stringify({ alg: signer.alg, kid: signer.kid, typ })).toString('base64url');
     found = {
-      header: encode('at+jwt'),
-      v1Header: encode('JWT'),
+      jwtHeader: encode('JWT'),
+      atJwtHeader: encode('at+jwt'),
       key: signer.alg === 'ES256' && !CONVERT_DER ? { key: signer.key, dsaEncoding: 'ieee-p1363' } : signer.key,
       der: signer.alg === 'ES256' && CONVERT_DER,
     };
@@ -55,10 +58,10 @@ export function constantClaimsJson(claims: Record<string, unknown>): string {
  * (Entra's token id: the jti's 16 bytes in base64url, see {@link TokenId}); integers, a UUID and base64url, so writing
  * them needs no escaping. The token endpoint's hot path; jose verifies the result in the tests.
  */
-export function signAccessToken(signer: Signer, constantClaims: string, varying: VaryingClaims, version: 1 | 2 = 2): string {
+export function signAccessToken(signer: Signer, constantClaims: string, varying: VaryingClaims, typ: AccessTokenTyp = 'JWT'): string {
   const payload = `${constantClaims}"iat":${varying.iat},"nbf":${varying.iat},"exp":${varying.exp},"jti":"${varying.jti}","uti":"${varying.uti}"}`;
   const prepared = prepare(signer);
-  const signingInput = `${version === 1 ? prepared.v1Header : prepared.header}.${Buffer.from(payload).toString('base64url')}`;
+  const signingInput = `${typ === 'JWT' ? prepared.jwtHeader : prepared.atJwtHeader}.${Buffer.from(payload).toString('base64url')}`;
   const signature = sign('sha256', Buffer.from(signingInput), prepared.key);
   return `${signingInput}.${prepared.der ? derToJose(signature, 'ES256') : signature.toString('base64url')}`;
 }

@@ -5,6 +5,7 @@ import { MetricsRegistry } from '@gatehouse/http';
 import { type Tenant, TenantService } from '@gatehouse/tenants';
 import { ChangeAwareCache, NOT_CACHED } from './change-aware-cache.js';
 import { type ApiRow, ClientCredentialsRepository, type ClientSnapshot } from './client-credentials.repository.js';
+import { tokenExchangeResource } from './federation/token-exchange-resource.js';
 import { SnapshotCodec } from './snapshot-codec.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -156,7 +157,9 @@ export class CredentialDirectory {
 
   async api(tenantId: string, resource: string): Promise<ApiRow | null> {
     const key = `${tenantId}|${resource}`;
-    const found = await this.apis.get(key, tenantId, () => this.repository.findApi(tenantId, parseResource(resource)));
+    const found = await this.apis.get(key, tenantId, async () => {
+      return (await this.repository.findApi(tenantId, parseResource(resource))) ?? tokenExchangeResource(resource);
+    });
     if (!found) this.apis.forget(key);
     return found;
   }

@@ -89,6 +89,8 @@ export function hasAnyGrant(snapshot: ClientSnapshot): boolean {
 export function assertMayRequest(api: ApiRow | null, snapshot: ClientSnapshot): void {
   const admin = api?.builtIn === true;
   if (admin && availableScopes(api, snapshot).length > 0) return;
+  if (api?.tokenExchange) return; // any enabled client may prove itself elsewhere
+
   if (snapshot.client.state === 'awaiting_scopes' || (!admin && !hasAnyGrant(snapshot))) {
     throw new TokenRequestError(
       TokenRequestErrorCode.UnauthorizedClient,
@@ -103,6 +105,7 @@ export function assertMayRequest(api: ApiRow | null, snapshot: ClientSnapshot): 
  * memo), else exactly those asked.
  */
 export function grantedScopes(request: ScopeRequest, api: ApiRow, snapshot: ClientSnapshot): readonly string[] {
+  if (api.tokenExchange) return exchangeScopes(request, api);
   const available = availableScopes(api, snapshot);
   if (request.values[0] === DEFAULT_SCOPE) {
     if (available.length === 0) throw invalidScope(`No scope of '${api.identifier}' is granted to this client.`);
@@ -115,4 +118,10 @@ export function grantedScopes(request: ScopeRequest, api: ApiRow, snapshot: Clie
       throw invalidScope(`The scope '${value}' of '${api.identifier}' is not granted to this client.`);
   }
   return [...request.values].sort();
+}
+
+/** The token-exchange resource has no scopes: `.default` only, and its tokens carry no roles. */
+function exchangeScopes(request: ScopeRequest, api: ApiRow): readonly string[] {
+  if (request.values[0] === DEFAULT_SCOPE) return NONE;
+  throw invalidScope(`${api.identifier} has no scopes: ask for ${api.identifier}/${DEFAULT_SCOPE}.`);
 }

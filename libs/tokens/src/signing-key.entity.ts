@@ -11,14 +11,19 @@ import {
 } from 'typeorm';
 import { type SigningAlgorithm, Tenant } from '@gatehouse/tenants';
 
-export type SigningKeyStatus = 'next' | 'active' | 'retired';
+/**
+ * `next` (published, signs after the next rollover) → `active` (signs) → `retired` (published until
+ * its last token expires) — or `revoked` by an emergency rollover: out of the JWKS at once, so
+ * every token it signed stops verifying. Retired and revoked rows are deleted once past `publishUntil`.
+ */
+export type SigningKeyStatus = 'next' | 'active' | 'retired' | 'revoked';
 
 /** A tenant's token signing key. The private half is stored encrypted with KEY_ENCRYPTION_KEY. */
 @Entity({ name: 'signing_keys' })
 @Index('signing_keys_kid_key', ['kid'], { unique: true })
 @Index('signing_keys_one_active_per_tenant', ['tenantId'], { unique: true, where: `"status" = 'active'` })
 @Index('signing_keys_tenant_status_idx', ['tenantId', 'status'])
-@Check('signing_keys_status_check', `"status" IN ('next', 'active', 'retired')`)
+@Check('signing_keys_status_check', `"status" IN ('next', 'active', 'retired', 'revoked')`)
 @Check('signing_keys_algorithm_check', `"algorithm" IN ('RS256', 'ES256')`)
 export class SigningKey {
   @PrimaryGeneratedColumn('uuid')
@@ -61,7 +66,7 @@ export class SigningKey {
   @Column({ type: 'timestamptz', nullable: true })
   retiredAt: Date | null;
 
-  /** A retired key is published until every token it signed has expired. */
+  /** A retired key is published until every token it signed has expired (a revoked one is listed until then). */
   @Column({ type: 'timestamptz', nullable: true })
   publishUntil: Date | null;
 }

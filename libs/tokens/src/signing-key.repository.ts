@@ -52,6 +52,20 @@ export class SigningKeyRepository {
       .execute();
   }
 
+  /** A retired key leaves the JWKS at once: whatever it signed stops verifying. */
+  async revoke(em: EntityManager, id: string): Promise<void> {
+    await em.getRepository(SigningKey).update({ id, status: 'retired' }, { status: 'revoked' });
+  }
+
+  findById(em: EntityManager, id: string): Promise<SigningKey | null> {
+    return em.getRepository(SigningKey).findOneBy({ id });
+  }
+
+  /** Every key of the tenant (no private half), newest first. */
+  findAll(tenantId: string): Promise<SigningKey[]> {
+    return this.dataSource.getRepository(SigningKey).find({ where: { tenantId }, order: { createdAt: 'DESC', id: 'DESC' } });
+  }
+
   async activate(em: EntityManager, id: string, at: Date): Promise<void> {
     await em.getRepository(SigningKey).update({ id }, { status: 'active', activatedAt: at });
   }
@@ -61,10 +75,10 @@ export class SigningKeyRepository {
     await em.getRepository(SigningKey).delete({ tenantId, status: 'next' });
   }
 
-  /** Deletes retired keys no longer published: nothing they signed can still be valid. */
+  /** Deletes retired (and revoked) keys past their publication: nothing they signed can still be valid. */
   async deleteUnpublished(): Promise<number> {
     const rows: Array<{ deleted: number }> = await this.dataSource.query(
-      `WITH deleted AS (DELETE FROM signing_keys WHERE status = 'retired' AND publish_until < now() RETURNING 1)
+      `WITH deleted AS (DELETE FROM signing_keys WHERE status IN ('retired', 'revoked') AND publish_until < now() RETURNING 1)
        SELECT count(*)::int AS deleted FROM deleted`,
     );
     return rows[0]?.deleted ?? 0;
@@ -73,6 +87,20 @@ export class SigningKeyRepository {
   insert(em: EntityManager, values: Partial<SigningKey>): Promise<SigningKey> {
     const repository = em.getRepository(SigningKey);
     return repository.save(repository.create(values));
+  }
+
+  /**
+   * Locks the tenant's active key row, as the scheduled rotation claims it: before the tenant's key
+   * lock, so that neither waits for the other's. A key retired while this waited for it is no
+   * longer active, and its successor was not yet there when the statement began: look again.
+   */
+  async lockActive(em: EntityManager, tenantId: string): Promise<void> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const locked: unknown[] = await em.query(`SELECT id FROM signing_keys WHERE tenant_id = $1 AND status = 'active' FOR UPDATE`, [tenantId]);
+      if (locked.length) return;
+      const active: unknown[] = await em.query(`SELECT id FROM signing_keys WHERE tenant_id = $1 AND status = 'active'`, [tenantId]);
+      if (!active.length) return;
+    }
   }
 
   /** Serialises key changes of one tenant until the transaction ends. */

@@ -13,6 +13,7 @@ import { SigningKey } from './signing-key.entity.js';
 import { type ClaimedKey, SigningKeyRepository } from './signing-key.repository.js';
 import { AccessTokenError, AccessTokenErrorCode } from './token.errors.js';
 
+import type { VerificationKey } from './federation/issuer-key-set.js';
 import { issuerOf } from './issuers.js';
 
 export interface Signer {
@@ -89,6 +90,7 @@ export class SigningKeyService {
    * was when they were issued, so that bound (plus clock skew) is how long it stays.
    */
   async rollover(em: EntityManager, tenantId: string, alg: SigningAlgorithm): Promise<SigningKey> {
+    await this.keys.lockActive(em, tenantId); // before the key lock, as the scheduled rotation claims it
     await this.keys.lockTenantKeys(em, tenantId);
     const now = new Date();
     const lastUse = now.getTime() + (MAX_TOKEN_LIFETIME_SECONDS + PUBLISH_SKEW_SECONDS) * 1000;
@@ -139,6 +141,12 @@ export class SigningKeyService {
     return { keys: published.map((entry) => entry.jwk) };
   }
 
+  /** The public keys of the JWKS as a verifier of this tenant's tokens uses them (tenant-to-tenant federation). */
+  async verificationKeys(tenantId: string): Promise<VerificationKey[]> {
+    const published = await this.publishedKeys(tenantId);
+    return published.map((entry) => ({ kid: String(entry.jwk.kid), alg: entry.alg, key: entry.key }));
+  }
+
   /** Verifies an access token of this tenant (RFC 9068) and returns its claims. */
   async verifyAccessToken(tenantId: string, jwt: string, options: { audience: string }): Promise<JWTPayload> {
     const published = await this.publishedKeys(tenantId);
@@ -150,13 +158,16 @@ export class SigningKeyService {
       return match.key;
     };
     try {
-      const { payload } = await jwtVerify(jwt, resolve, {
+      const { payload, protectedHeader } = await jwtVerify(jwt, resolve, {
         algorithms: ['RS256', 'ES256'],
-        typ: 'at+jwt',
         issuer: issuerOf(this.config.publicUrl, tenantId),
         audience: options.audience,
         requiredClaims: ['exp', 'iat', 'sub', 'client_id', 'jti'],
       });
+      // Entra's typ (the default) or RFC 9068's, whichever the API asked for: an access token either way.
+      if (protectedHeader.typ !== 'JWT' && protectedHeader.typ !== 'at+jwt') {
+        throw new AccessTokenError(AccessTokenErrorCode.InvalidClaims, 'claim check failed: typ');
+      }
       return payload;
     } catch (error) {
       throw toAccessTokenError(error);

@@ -7,6 +7,10 @@ export enum TokenRequestErrorCode {
   UnknownTenant = 'unknown_tenant',
   UnsupportedGrantType = 'unsupported_grant_type',
   InvalidScope = 'invalid_scope',
+  /** The resource names no API of the tenant (Entra's AADSTS500011). */
+  InvalidResource = 'invalid_resource',
+  /** A scope other than `{resource}/.default` where the tenant allows only that (Entra's AADSTS1002012). */
+  DefaultScopeOnly = 'default_scope_only',
   MultipleResources = 'multiple_resources',
   UnknownClient = 'unknown_client',
   InvalidSecret = 'invalid_secret',
@@ -26,6 +30,18 @@ export enum TokenRequestErrorCode {
   AssertionSignature = 'assertion_signature',
   AssertionReplayed = 'assertion_replayed',
   CertificateExpired = 'certificate_expired',
+  /** No federated credential of the client names the external token's issuer (AADSTS700211). */
+  FederatedIssuer = 'federated_issuer',
+  /** The issuer's credentials name none of the token's audiences (AADSTS700212). */
+  FederatedAudience = 'federated_audience',
+  /** The issuer's credentials match not the token's subject (AADSTS700213). */
+  FederatedSubject = 'federated_subject',
+  /** Issuer, audience and subject each match some credential, but no one credential all three (AADSTS70021). */
+  FederatedNoMatch = 'federated_no_match',
+  /** The issuer publishes no key that fits the token's header (AADSTS7000272). */
+  FederatedKeyNotFound = 'federated_key_not_found',
+  /** The issuer's discovery document or keys could not be read (AADSTS50166). */
+  FederatedIssuerUnavailable = 'federated_issuer_unavailable',
 }
 
 export interface TokenRequestErrorDetails {

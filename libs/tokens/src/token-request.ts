@@ -24,6 +24,8 @@ export interface TokenResponse {
   expires_in: number;
   ext_expires_in: number;
   access_token: string;
+  /** The v1 endpoint's answer also carries these (as strings, like every number of Entra's v1 answer). */
+  v1?: { notBefore: number; expiresOn: number; resource: string };
 }
 
 /** How the client proved itself: `azpacr` / `appidacr` 1 (secret) or 2 (certificate). */

@@ -50,6 +50,7 @@ export class TokenWarmUp {
       signingAlgorithm: 'ES256',
       accessTokenLifetimeSeconds: 3599,
       extAccessTokenLifetimeSeconds: 3599,
+      scopeRequests: 'extended',
       createdAt: new Date(),
       updatedAt: new Date(),
     } satisfies Tenant);
@@ -60,6 +61,7 @@ export class TokenWarmUp {
       builtIn: false,
       scopes: [SCOPE],
       accessTokenVersion: 2,
+      accessTokenTyp: 'JWT',
     };
     const clients = Array.from({ length: WARM_UP_CLIENTS }, () => {
       const secret = randomBytes(32).toString('base64url');

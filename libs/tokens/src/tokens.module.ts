@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { AuditModule } from '@gatehouse/audit';
 import { MailModule } from '@gatehouse/mail';
 import { TenantsModule } from '@gatehouse/tenants';
@@ -10,9 +11,13 @@ import { ClientAuthenticator } from './client-authenticator.js';
 import { ClientCredentialsRepository } from './client-credentials.repository.js';
 import { ClientCredentialsService } from './client-credentials.service.js';
 import { CredentialDirectory } from './credential-directory.js';
+import { FederatedAssertionAuthenticator } from './federation/federated-assertion-authenticator.js';
+import { FederatedCredentialDirectory } from './federation/federated-credential-directory.js';
+import { IssuerKeys } from './federation/issuer-keys.js';
 import { SecretLeakService } from './secret-leak.service.js';
 import { SigningKeyRepository } from './signing-key.repository.js';
 import { SigningKeyService } from './signing-key.service.js';
+import { SigningKeyAdminService } from './signing-key-admin.service.js';
 import { TokenWarmUp } from './token-warm-up.js';
 
 /**
@@ -26,6 +31,7 @@ import { TokenWarmUp } from './token-warm-up.js';
   providers: [
     SigningKeyRepository,
     SigningKeyService,
+    SigningKeyAdminService,
     ClientCredentialsRepository,
     CredentialDirectory,
     ClientAuthAlerts,
@@ -33,6 +39,15 @@ import { TokenWarmUp } from './token-warm-up.js';
     ClientAuthenticator,
     AssertionReplayGuard,
     ClientAssertionAuthenticator,
+    FederatedCredentialDirectory,
+    {
+      // Outbound calls to issuers follow their own allow-list (FEDERATION_PRIVATE_ISSUERS) and extra CA.
+      provide: IssuerKeys,
+      useFactory: (config: AppConfig) =>
+        new IssuerKeys({ rules: { privateAllowed: config.federationPrivateIssuers, extraCa: config.outboundCa } }),
+      inject: [APP_CONFIG],
+    },
+    FederatedAssertionAuthenticator,
     ClientCredentialsService,
     SecretLeakService,
     TokenWarmUp,
@@ -41,6 +56,7 @@ import { TokenWarmUp } from './token-warm-up.js';
     TokenWarmUp,
     SecretLeakService,
     SigningKeyService,
+    SigningKeyAdminService,
     ClientCredentialsService,
     ClientAuthenticator,
     AuthFailureTracker,

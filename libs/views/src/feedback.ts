@@ -89,3 +89,15 @@ export function signInRefusal(lockedUntil: Date | null, generic: string, now: Da
   if (!lockedUntil || lockedUntil.getTime() - now.getTime() < NOTEWORTHY_LOCK_MS) return generic;
   return `Sign-in for this username is locked for ${duration(lockedUntil, now)} (until ${utc(lockedUntil)}) after repeated failed attempts. Try again then, or ask to have it unlocked.`;
 }
+
+/**
+ * What a refused second factor says when sign-in is locked, whatever lock it is (the account's, or
+ * one of wrong codes alone): until when, and what to do next. A pause of a few seconds (after the
+ * third and fourth wrong code) only asks to wait a moment.
+ */
+export function wrongCodeRefusal(lockedUntil: Date, now: Date = new Date()): string {
+  if (lockedUntil.getTime() - now.getTime() < NOTEWORTHY_LOCK_MS) {
+    return 'That code did not work, and after several wrong codes sign-in pauses for a few seconds. Wait a moment, then enter the code your app shows now.';
+  }
+  return `Too many wrong codes: sign-in is locked for ${duration(lockedUntil, now)} (until ${utc(lockedUntil)}). Try again then with the code your app shows at that time. Lost your phone? Use one of your recovery codes instead, or ask an Administrator to reset your second factor.`;
+}

@@ -129,13 +129,13 @@ export function codeField(field: FieldBase & { autofocus?: boolean; value?: stri
 }
 
 /** The field of a second-factor step: the code the authenticator app shows now, or a recovery code. */
-export function authenticationCodeField(error?: string): SafeHtml {
+export function authenticationCodeField(error?: string, autofocus = true): SafeHtml {
   return codeField({
     name: 'code',
     label: 'Authentication code',
     hint: 'The 6-digit code your authenticator app shows now. Lost your phone? Type one of your recovery codes instead.',
     error,
-    autofocus: true,
+    autofocus,
     required: true,
   });
 }

@@ -1,11 +1,37 @@
 /**
- * The console's one script, served from `'self'` (no inline script anywhere): a Copy button beside
- * every `[data-copy]` element (without JavaScript the text is still there to select and copy), and
- * the passkey buttons (`[data-passkey]`): they fetch WebAuthn options, ask the browser, and post the
- * answer in the named form as JSON. Where the browser cannot, the buttons stay hidden. A
- * `time[data-local]` (shown in UTC) gets the reader's local time beside it.
+ * A Copy button beside every `[data-copy]` element (the button copies the element's text as it is:
+ * CSS may wrap it on screen, the text stays whole). Without JavaScript, or without the clipboard,
+ * the text is still there to select and copy. Both UIs serve it.
  */
-export const CONSOLE_SCRIPT = `'use strict';
+export const COPY_SCRIPT = `'use strict';
+document.querySelectorAll('[data-copy]').forEach(function (target) {
+  if (!navigator.clipboard) return;
+  var button = document.createElement('button');
+  button.type = 'button';
+  button.className = 'secondary copy';
+  var what = target.getAttribute('data-copy') || 'the value';
+  var show = function (verb) {
+    button.textContent = verb;
+    button.setAttribute('aria-label', verb + ' ' + what);
+  };
+  show('Copy');
+  button.addEventListener('click', function () {
+    navigator.clipboard.writeText(target.textContent.trim()).then(function () {
+      show('Copied');
+      setTimeout(function () { show('Copy'); }, 2000);
+    });
+  });
+  target.insertAdjacentElement('afterend', button);
+});
+`;
+
+/**
+ * The console's one script, served from `'self'` (no inline script anywhere): the copy buttons of
+ * {@link COPY_SCRIPT}, and the passkey buttons (`[data-passkey]`): they fetch WebAuthn options, ask
+ * the browser, and post the answer in the named form as JSON. Where the browser cannot, the buttons
+ * stay hidden. A `time[data-local]` (shown in UTC) gets the reader's local time beside it.
+ */
+export const CONSOLE_SCRIPT = `${COPY_SCRIPT}
 document.querySelectorAll('time[data-local]').forEach(function (time) {
   var at = new Date(time.getAttribute('datetime'));
   if (isNaN(at.getTime())) return;
@@ -13,21 +39,6 @@ document.querySelectorAll('time[data-local]').forEach(function (time) {
   local.className = 'hint local-time';
   local.textContent = at.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' }) + ' local';
   time.insertAdjacentElement('afterend', local);
-});
-document.querySelectorAll('[data-copy]').forEach(function (target) {
-  if (!navigator.clipboard) return;
-  var button = document.createElement('button');
-  button.type = 'button';
-  button.className = 'secondary copy';
-  button.textContent = 'Copy';
-  button.setAttribute('aria-label', 'Copy ' + (target.getAttribute('data-copy') || 'the value'));
-  button.addEventListener('click', function () {
-    navigator.clipboard.writeText(target.textContent.trim()).then(function () {
-      button.textContent = 'Copied';
-      setTimeout(function () { button.textContent = 'Copy'; }, 2000);
-    });
-  });
-  target.insertAdjacentElement('afterend', button);
 });
 var PKC = window.PublicKeyCredential;
 if (PKC && PKC.parseCreationOptionsFromJSON && PKC.parseRequestOptionsFromJSON) {

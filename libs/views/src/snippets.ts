@@ -1,3 +1,5 @@
+import { SafeHtml, escapeHtml } from './html.js';
+
 /** What a token request with a client secret needs. */
 export interface TokenRequestValues {
   tokenEndpoint: string;
@@ -15,4 +17,13 @@ export function curlTokenRequest(values: TokenRequestValues): string {
     `  --data-urlencode 'client_secret=${values.secret}' \\`,
     `  --data-urlencode 'scope=${values.scope}'`,
   ].join('\n');
+}
+
+/**
+ * A long value (a URL, a command) that may break at its joints on a narrow screen: a `<wbr>` after
+ * each run of `/`, and after `=`, `?`, `&` and `,`. A `<wbr>` is no character, so the text copies
+ * whole (a zero-width space would end up in the copied secret or command).
+ */
+export function softBreaks(text: string): SafeHtml {
+  return new SafeHtml(escapeHtml(text).replace(/(\/+|=|\?|,|&amp;)/g, '$1<wbr>'));
 }

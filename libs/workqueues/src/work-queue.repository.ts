@@ -13,11 +13,17 @@ export const QUEUE_COUNTS = {
   invitationsExpiring: `SELECT count(*) FROM invitations WHERE tenant_id = $1 AND status = 'pending'
                          AND expires_at > now() AND expires_at < now() + interval '48 hours'`,
   lockedAccounts: `SELECT count(*) FROM users WHERE tenant_id = $1 AND (locked_until > now() OR second_factor_locked_until > now())`,
+  /** A client's last handover expired unrevealed (no newer one was sent) and the client is not disabled. */
+  handoversExpired: `SELECT count(*) FROM credential_handovers h JOIN api_clients c ON c.id = h.api_client_id
+                      WHERE h.tenant_id = $1 AND c.state <> 'disabled'
+                        AND (h.status = 'expired' OR (h.status = 'pending' AND h.expires_at <= now()))
+                        AND NOT EXISTS (SELECT 1 FROM credential_handovers n
+                                         WHERE n.api_client_id = h.api_client_id AND n.created_at > h.created_at)`,
 } as const;
 
 export type QueueName = keyof typeof QUEUE_COUNTS;
 
-/** A recent audit event with the names of the person who acted and of the person acted on. */
+/** A recent audit event with the names of who acted and of what they acted on, as they were then. */
 export interface RecentEvent {
   occurredAt: Date;
   action: string;
@@ -28,8 +34,6 @@ export interface RecentEvent {
   targetId: string | null;
   targetName: string | null;
 }
-
-const UUID = `'^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'`;
 
 /** Counts across contexts for the overview, in one round trip. */
 @Injectable()
@@ -43,17 +47,13 @@ export class WorkQueueRepository {
     return rows[0] ?? {};
   }
 
-  /** The tenant's newest audit events (by the position index), names joined by primary key. */
+  /** The tenant's newest audit events (by the position index), with the names each event keeps. */
   recentEvents(tenantId: string, limit: number): Promise<RecentEvent[]> {
     return this.dataSource.query(
-      `SELECT e.occurred_at AS "occurredAt", e.action, e.actor_type AS "actorType", e.actor_id AS "actorId",
-              a.display_name AS "actorName", e.target_type AS "targetType", e.target_id AS "targetId",
-              t.display_name AS "targetName"
-         FROM (SELECT * FROM audit_events WHERE tenant_id = $1
-                ORDER BY date_trunc('milliseconds', occurred_at AT TIME ZONE 'UTC') DESC, id DESC LIMIT $2) e
-         LEFT JOIN users a ON a.id = CASE WHEN e.actor_id ~ ${UUID} THEN e.actor_id::uuid END
-         LEFT JOIN users t ON e.target_type = 'user' AND t.id = CASE WHEN e.target_id ~ ${UUID} THEN e.target_id::uuid END
-        ORDER BY e.occurred_at DESC, e.id DESC`,
+      `SELECT occurred_at AS "occurredAt", action, actor_type AS "actorType", actor_id AS "actorId",
+              actor_name AS "actorName", target_type AS "targetType", target_id AS "targetId", target_name AS "targetName"
+         FROM audit_events WHERE tenant_id = $1
+        ORDER BY date_trunc('milliseconds', occurred_at AT TIME ZONE 'UTC') DESC, id DESC LIMIT $2`,
       [tenantId, limit],
     );
   }

@@ -4,11 +4,15 @@ import type { Permission } from '@gatehouse/accounts';
 
 export const REQUIRED_PERMISSION = 'gatehouse:required-permission';
 
-/** Names the permission in the operation's OpenAPI description, whatever order the decorators run in. */
+/**
+ * Names the permission in the operation's OpenAPI description, after the operation's own words
+ * when it has some (put `@RequirePermission` above `@ApiOperation` for those: it then runs last).
+ */
 function describePermission(permission: Permission): MethodDecorator {
   return (_target, _key, descriptor) => {
     const previous = (Reflect.getMetadata(DECORATORS.API_OPERATION, descriptor.value as object) ?? {}) as Record<string, unknown>;
-    const description = `Requires the ${permission} permission.`;
+    const own = typeof previous.description === 'string' ? `${previous.description} ` : '';
+    const description = `${own}Requires the ${permission} permission.`;
     Reflect.defineMetadata(DECORATORS.API_OPERATION, { ...previous, description }, descriptor.value as object);
     return descriptor;
   };

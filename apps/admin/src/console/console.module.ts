@@ -13,6 +13,7 @@ import { MailModule } from '@gatehouse/mail';
 import { AccessProvisioningModule, ProvisioningModule } from '@gatehouse/provisioning';
 import { SessionsModule } from '@gatehouse/sessions';
 import { TenantsModule } from '@gatehouse/tenants';
+import { TokensModule } from '@gatehouse/tokens';
 import { WorkQueuesModule } from '@gatehouse/workqueues';
 import { AccountController } from './account/account.controller.js';
 import { AccountPresenter } from './account/account.presenter.js';
@@ -20,6 +21,8 @@ import { ApisController } from './apis/apis.controller.js';
 import { ApisPresenter } from './apis/apis.presenter.js';
 import { ClientCredentialsPresenter } from './clients/client-credentials.presenter.js';
 import { ClientDetail } from './clients/client-detail.js';
+import { ClientFederationController } from './clients/client-federation.controller.js';
+import { ClientFederationPresenter } from './clients/client-federation.presenter.js';
 import { ClientHandoversPresenter } from './clients/client-handovers.presenter.js';
 import { ClientsController } from './clients/clients.controller.js';
 import { ClientsPresenter } from './clients/clients.presenter.js';
@@ -46,7 +49,10 @@ import { SignInController } from './sign-in/sign-in.controller.js';
 import { SignInFlow } from './sign-in/sign-in.flow.js';
 import { RequestsController } from './requests/requests.controller.js';
 import { RequestsPresenter } from './requests/requests.presenter.js';
+import { KeysController } from './keys/keys.controller.js';
+import { KeysPresenter } from './keys/keys.presenter.js';
 import { StaffController } from './staff/staff.controller.js';
+import { StaffInvitationPresenter } from './staff/staff-invitation.presenter.js';
 import { StaffPresenter } from './staff/staff.presenter.js';
 import { UserActionsPresenter } from './users/user-actions.presenter.js';
 import { UsersController } from './users/users.controller.js';
@@ -61,12 +67,14 @@ export const CONSOLE_PAGES = [
   RequestsController,
   UsersController,
   ClientsController,
+  ClientFederationController,
   ApisController,
   DocsConsoleController,
   EmailConsoleController,
   AuditConsoleController,
   StaffController,
   WebhooksConsoleController,
+  KeysController,
   AccountController,
 ];
 
@@ -79,16 +87,19 @@ const PRESENTERS = [
   UsersPresenter,
   UserActionsPresenter,
   StaffPresenter,
+  StaffInvitationPresenter,
   AccountPresenter,
   ClientsPresenter,
   ClientCredentialsPresenter,
   ClientHandoversPresenter,
+  ClientFederationPresenter,
   ClientDetail,
   ApisPresenter,
   DocsPresenter,
   EmailPresenter,
   AuditPresenter,
   WebhooksPresenter,
+  KeysPresenter,
 ];
 
 /**
@@ -112,6 +123,7 @@ const PRESENTERS = [
     ApisModule,
     HandoversModule,
     EventsModule,
+    TokensModule,
   ],
   controllers: [ConsoleAssetsController, ...CONSOLE_PAGES, ConsoleNotFoundController],
   providers: [

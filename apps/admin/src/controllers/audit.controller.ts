@@ -1,7 +1,7 @@
-import { Get, Query } from '@nestjs/common';
-import { type AuditPage, AuditService } from '@gatehouse/audit';
+import { Get, Param, Query } from '@nestjs/common';
+import { type AuditEventView, type AuditPage, AuditService } from '@gatehouse/audit';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { AuditEventPage } from '../dto/responses.dto.js';
+import { AuditEventPage, AuditEventResponse } from '../dto/responses.dto.js';
 import { AdminController } from '../auth/admin-controller.js';
 import { type AdminPrincipal, Principal } from '../auth/principal.js';
 import { RequirePermission } from '../auth/require-permission.js';
@@ -17,5 +17,13 @@ export class AuditController {
   @ApiOkResponse({ type: AuditEventPage })
   list(@Principal() principal: AdminPrincipal, @Query() query: AuditQueryDto): Promise<AuditPage> {
     return this.audit.list(principal.tenantId, query);
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'Read one audit event' })
+  @RequirePermission('Audit.Read')
+  @ApiOkResponse({ type: AuditEventResponse })
+  get(@Principal() principal: AdminPrincipal, @Param('id') id: string): Promise<AuditEventView> {
+    return this.audit.get(principal.tenantId, id);
   }
 }

@@ -1,11 +1,11 @@
 import { Body, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { HandoverService, type HandoverView } from '@gatehouse/handovers';
+import { HandoverResendService, HandoverService, type HandoverView } from '@gatehouse/handovers';
 import { AdminController, ApiProblems } from '../auth/admin-controller.js';
 import { type AdminPrincipal, Principal } from '../auth/principal.js';
 import { RequirePermission } from '../auth/require-permission.js';
 import { HandoverResponse } from '../dto/access-request-responses.dto.js';
-import { CreateHandoverDto } from '../dto/access-requests.dto.js';
+import { CreateHandoverDto, ResendHandoverDto } from '../dto/access-requests.dto.js';
 
 @AdminController('clients', 'handovers')
 export class ClientHandoversController {
@@ -44,7 +44,10 @@ export class ClientHandoversController {
 
 @AdminController('handovers', 'handovers')
 export class HandoversController {
-  constructor(private readonly handovers: HandoverService) {}
+  constructor(
+    private readonly handovers: HandoverService,
+    private readonly resends: HandoverResendService,
+  ) {}
 
   @Post(':id/revoke')
   @HttpCode(200)
@@ -54,5 +57,21 @@ export class HandoversController {
   @ApiOkResponse({ type: HandoverResponse })
   revoke(@Principal() principal: AdminPrincipal, @Param('id') id: string): Promise<HandoverView> {
     return this.handovers.revoke(principal.tenantId, principal, id);
+  }
+
+  @Post(':id/resend')
+  @RequirePermission('Secrets.Manage')
+  @ApiProblems(409)
+  @ApiOperation({
+    summary: 'Send an expired handover again: a new one-time link to the same recipient (no secret was ever created by the old one)',
+  })
+  @ApiBody({
+    type: ResendHandoverDto,
+    required: false,
+    examples: { example: { summary: 'A day to reveal it', value: { expiresInHours: 24 } } },
+  })
+  @ApiCreatedResponse({ type: HandoverResponse })
+  resend(@Principal() principal: AdminPrincipal, @Param('id') id: string, @Body() body: ResendHandoverDto): Promise<HandoverView> {
+    return this.resends.resend(principal.tenantId, principal, id, body);
   }
 }

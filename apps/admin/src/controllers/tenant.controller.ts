@@ -7,7 +7,7 @@ import { RequirePermission } from '../auth/require-permission.js';
 import { UpdateTenantDto } from '../dto/tenant-audit.dto.js';
 import { TenantSettingsService, type TenantView } from '@gatehouse/provisioning';
 
-@AdminController('tenant', 'tenant', 'The tenant acted on: its signing algorithm and token lifetimes.')
+@AdminController('tenant', 'tenant', 'The tenant acted on: its signing algorithm, token lifetimes and what a token request may ask for.')
 export class TenantController {
   constructor(private readonly settings: TenantSettingsService) {}
 

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -177,3 +177,6 @@ export class CreateHandoverDto {
   @Max(168)
   expiresInHours?: number;
 }
+
+/** Sending an expired handover again: to the same recipient; only its lifetime may be chosen. */
+export class ResendHandoverDto extends PickType(CreateHandoverDto, ['expiresInHours'] as const) {}

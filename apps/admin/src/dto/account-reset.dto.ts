@@ -6,6 +6,7 @@ export class ResetClientResponse {
   @ApiProperty() displayName: string;
   @ApiProperty({ minimum: 0 }) secretsRevoked: number;
   @ApiProperty({ minimum: 0 }) certificatesRemoved: number;
+  @ApiProperty({ minimum: 0 }) federatedCredentialsRemoved: number;
   @ApiProperty({ minimum: 0 }) handoversRevoked: number;
 }
 
@@ -21,7 +22,7 @@ export class AccountResetResponse {
   linksInvalidated: number;
   @ApiProperty({ description: 'It had a second factor, now removed' }) secondFactorsRemoved: boolean;
   @ApiProperty({ minimum: 0 }) sessionsEnded: number;
-  @ApiProperty({ type: [ResetClientResponse], description: 'Clients it owns but did not create: secrets revoked, certificates removed, pending handovers revoked' })
+  @ApiProperty({ type: [ResetClientResponse], description: 'Clients it owns but did not create: secrets revoked, certificates and federated credentials removed, pending handovers revoked' })
   clients: ResetClientResponse[];
   @ApiProperty({ minimum: 0, description: 'Pending handovers revoked: addressed to it, or of the clients above' }) handoversRevoked: number;
   @ApiProperty({ type: ActivationLinkResponse }) activation: ActivationLinkResponse;

@@ -1,10 +1,18 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { ACCESS_TOKEN_TYPS, type AccessTokenTyp } from '@gatehouse/apis';
 import { Optional, SingleLine } from './decorators.js';
+
+class TokenTypDto {
+  @ApiPropertyOptional({ enum: ACCESS_TOKEN_TYPS, default: 'JWT', description: 'The `typ` header of its access tokens: JWT as Entra\'s (what Spring Security and Nimbus accept by default), or RFC 9068\'s at+jwt' })
+  @Optional()
+  @IsIn(ACCESS_TOKEN_TYPS)
+  accessTokenTyp?: AccessTokenTyp;
+}
 
 const IDENTIFIER = /^(api|https):\/\/\S+$/;
 
-export class CreateApiDto {
+export class CreateApiDto extends TokenTypDto {
   @ApiProperty({ example: 'api://orders', maxLength: 200, pattern: IDENTIFIER.source })
   @IsString()
   @MaxLength(200)
@@ -24,7 +32,7 @@ export class CreateApiDto {
   accessTokenVersion?: 1 | 2;
 }
 
-export class UpdateApiDto {
+export class UpdateApiDto extends TokenTypDto {
   @ApiPropertyOptional({ maxLength: 200 })
   @Optional()
   @IsString()

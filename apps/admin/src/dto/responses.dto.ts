@@ -32,12 +32,14 @@ export class ProtectedApiResponse {
   @ApiProperty() displayName: string;
   @ApiProperty() builtIn: boolean;
   @ApiProperty({ enum: [1, 2] }) accessTokenVersion: number;
+  @ApiProperty({ enum: ['JWT', 'at+jwt'], description: 'The `typ` of its access tokens' }) accessTokenTyp: string;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ type: [ApiScopeResponse] }) scopes: ApiScopeResponse[];
 }
 
 export class ClientResponse {
   @ApiProperty({ format: 'uuid' }) clientId: string;
+  @ApiProperty({ format: 'uuid', description: 'The object id: `sub` and `oid` of the client’s tokens' }) objectId: string;
   @ApiProperty() displayName: string;
   @ApiProperty({ enum: ['awaiting_scopes', 'active', 'disabled'] }) state: string;
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) ownerUserId: string | null;
@@ -76,12 +78,18 @@ export class TenantResponse {
   @ApiProperty({ enum: ['RS256', 'ES256'] }) signingAlgorithm: string;
   @ApiProperty() accessTokenLifetimeSeconds: number;
   @ApiProperty() extAccessTokenLifetimeSeconds: number;
+  @ApiProperty({ enum: ['extended', 'entra'], description: 'entra: token requests may name only `{resource}/.default`, as Entra allows' })
+  scopeRequests: string;
 }
 
 export class AuditActorResponse {
   @ApiProperty({ enum: ['user', 'client', 'system'] }) type: string;
   @ApiProperty({ type: String, nullable: true }) userId: string | null;
   @ApiProperty({ type: String, nullable: true }) clientId: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Who acted, as named when they acted; null for the system' })
+  name: string | null;
+  @ApiProperty({ type: String, nullable: true, description: "The acting person's username when they acted" })
+  username: string | null;
 }
 
 export class AuditEventResponse {
@@ -91,7 +99,10 @@ export class AuditEventResponse {
   @ApiProperty() action: string;
   @ApiProperty() targetType: string;
   @ApiProperty({ type: String, nullable: true }) targetId: string | null;
-  @ApiProperty({ type: 'object', additionalProperties: true }) details: Record<string, unknown>;
+  @ApiProperty({ type: String, nullable: true, description: "The target's name when the event was written" })
+  targetName: string | null;
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'What changed (before/after where the write knew them); secrets redacted' })
+  details: Record<string, unknown>;
   @ApiProperty({ type: String, nullable: true }) requestId: string | null;
   @ApiProperty({ type: String, nullable: true, description: 'Address the change came from; null for the system and older events' })
   sourceAddress: string | null;

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
-import { SIGNING_ALGORITHMS, type SigningAlgorithm } from '@gatehouse/tenants';
+import { SCOPE_REQUESTS, SIGNING_ALGORITHMS, type ScopeRequests, type SigningAlgorithm } from '@gatehouse/tenants';
 import { Optional, QueryIsoDate } from './decorators.js';
 import { TwoWayPageQueryDto } from './page.dto.js';
 
@@ -23,16 +23,24 @@ export class UpdateTenantDto {
   @Min(300)
   @Max(86400)
   extAccessTokenLifetimeSeconds?: number;
+
+  @ApiPropertyOptional({
+    enum: SCOPE_REQUESTS,
+    description: 'extended (default): `{resource}/.default` or narrower scopes; entra: only `.default`, refused otherwise as Entra refuses it (AADSTS1002012)',
+  })
+  @Optional()
+  @IsIn(SCOPE_REQUESTS)
+  scopeRequests?: ScopeRequests;
 }
 
 const ACTION = /^[a-z0-9._*-]+$/;
 
 /** Newest first: `cursor` pages to older events, `before` to newer ones. */
 export class AuditQueryDto extends TwoWayPageQueryDto {
-  @ApiPropertyOptional({ description: 'User id or client id of the actor' })
+  @ApiPropertyOptional({ description: 'The actor: a user id or client id, or a name (display name, username or client name; up to 20 matches)' })
   @Optional()
   @IsString()
-  @MaxLength(100)
+  @MaxLength(200)
   actor?: string;
 
   @ApiPropertyOptional({ description: 'Exact action, or a prefix ending in .*', example: 'client.secret.*', pattern: ACTION.source })
@@ -42,10 +50,10 @@ export class AuditQueryDto extends TwoWayPageQueryDto {
   @Matches(ACTION, { message: 'action is a dotted name, optionally ending in .*' })
   action?: string;
 
-  @ApiPropertyOptional({ description: 'Target id (user id, client id, API id)' })
+  @ApiPropertyOptional({ description: 'The target: an id (user, client, API, …), or the name of a user, client, API or documentation section (up to 20 matches)' })
   @Optional()
   @IsString()
-  @MaxLength(100)
+  @MaxLength(200)
   target?: string;
 
   @ApiPropertyOptional({ type: String, format: 'date-time', description: 'ISO 8601; events at or after it' })

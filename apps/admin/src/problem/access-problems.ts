@@ -36,6 +36,7 @@ export function handoverStatus(code: HandoverErrorCode): number {
       return 400;
     case HandoverErrorCode.ClientDisabled:
     case HandoverErrorCode.NotRevocable:
+    case HandoverErrorCode.NotResendable:
       return 409;
     case HandoverErrorCode.AlreadyRevealed:
     case HandoverErrorCode.Expired:

@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { AccountError, AccountErrorCode } from '@gatehouse/accounts';
 import { ApiError, ApiErrorCode } from '@gatehouse/apis';
 import { InvalidCursorError } from '@gatehouse/database';
-import { ClientError, ClientErrorCode } from '@gatehouse/clients';
+import { ClientError, ClientErrorCode, FederatedCredentialError, FederatedCredentialErrorCode } from '@gatehouse/clients';
 import { isDatabaseUnavailable, isUnstorableText } from '@gatehouse/database';
 import { DocError, DocErrorCode } from '@gatehouse/docs';
 import { InvitationError, InvitationErrorCode } from '@gatehouse/invitations';
@@ -12,6 +12,7 @@ import { MailError, MailErrorCode } from '@gatehouse/mail';
 import { TenantError, TenantErrorCode } from '@gatehouse/tenants';
 import { AuthError, AuthErrorCode } from '../auth/auth.errors.js';
 import { accessProblem } from './access-problems.js';
+import { auditProblem } from './audit-problems.js';
 import { eventProblem } from './event-problems.js';
 import { type Problem, ValidationFailedError, problem, sendProblem } from './problem.js';
 
@@ -84,6 +85,20 @@ export function clientStatus(code: ClientErrorCode): number {
   }
 }
 
+export function federatedStatus(code: FederatedCredentialErrorCode): number {
+  switch (code) {
+    case FederatedCredentialErrorCode.NotFound:
+      return 404;
+    case FederatedCredentialErrorCode.NameTaken:
+    case FederatedCredentialErrorCode.TooMany:
+      return 409;
+    case FederatedCredentialErrorCode.Invalid:
+      return 400;
+    default:
+      return unmapped(code);
+  }
+}
+
 export function tenantStatus(code: TenantErrorCode): number {
   switch (code) {
     case TenantErrorCode.NotFound:
@@ -93,6 +108,7 @@ export function tenantStatus(code: TenantErrorCode): number {
     case TenantErrorCode.InvalidSlug:
     case TenantErrorCode.InvalidLifetime:
     case TenantErrorCode.InvalidAlgorithm:
+    case TenantErrorCode.InvalidScopeRequests:
       return 400;
     default:
       return unmapped(code);
@@ -203,8 +219,12 @@ export class ProblemFilter implements ExceptionFilter {
       const errors = error.items.map((item) => ({ field: 'scopes', message: `unknown or not assignable: ${item}` }));
       return problem(clientStatus(error.code), error.code, error.message, errors.length ? { errors } : {});
     }
+    if (error instanceof FederatedCredentialError) {
+      const errors = error.field ? [{ field: error.field, message: error.message }] : [];
+      return problem(federatedStatus(error.code), error.code, error.message, errors.length ? { errors } : {});
+    }
     if (error instanceof HttpException) return this.httpProblem(error);
-    return accessProblem(error) ?? eventProblem(error) ?? this.unexpected(error, req);
+    return accessProblem(error) ?? eventProblem(error) ?? auditProblem(error) ?? this.unexpected(error, req);
   }
 
   private httpProblem(error: HttpException): Problem {

@@ -35,6 +35,10 @@ export function entraErrorFor(code: TokenRequestErrorCode): EntraError {
       return { status: 400, error: 'unsupported_grant_type', code: 70003 };
     case TokenRequestErrorCode.InvalidScope:
       return { status: 400, error: 'invalid_scope', code: 70011 };
+    case TokenRequestErrorCode.InvalidResource:
+      return { status: 400, error: 'invalid_resource', code: 500011 };
+    case TokenRequestErrorCode.DefaultScopeOnly:
+      return { status: 400, error: 'invalid_scope', code: 1002012 };
     case TokenRequestErrorCode.MultipleResources:
       return { status: 400, error: 'invalid_scope', code: 700022 };
     case TokenRequestErrorCode.UnknownClient:
@@ -82,6 +86,38 @@ function assertionErrorFor(code: TokenRequestErrorCode): EntraError {
       return { status: 401, error: 'invalid_client', code: 50013 };
     case TokenRequestErrorCode.CertificateExpired:
       return { status: 401, error: 'invalid_client', code: 7000274 };
+    default:
+      return federatedErrorFor(code);
+  }
+}
+
+/** The federated-credential cases (workload identity federation), as Entra answers them. */
+function federatedErrorFor(code: TokenRequestErrorCode): EntraError {
+  switch (code) {
+    case TokenRequestErrorCode.FederatedIssuer:
+      return { status: 401, error: 'invalid_client', code: 700211 };
+    case TokenRequestErrorCode.FederatedAudience:
+      return { status: 401, error: 'invalid_client', code: 700212 };
+    case TokenRequestErrorCode.FederatedSubject:
+      return { status: 401, error: 'invalid_client', code: 700213 };
+    case TokenRequestErrorCode.FederatedNoMatch:
+      return { status: 401, error: 'invalid_client', code: 70021 };
+    case TokenRequestErrorCode.FederatedKeyNotFound:
+      return { status: 401, error: 'invalid_client', code: 7000272 };
+    case TokenRequestErrorCode.FederatedIssuerUnavailable:
+      return { status: 400, error: 'invalid_request', code: 50166 };
+    case TokenRequestErrorCode.MissingCredential:
+    case TokenRequestErrorCode.MalformedAssertion:
+    case TokenRequestErrorCode.AssertionMissingClaim:
+    case TokenRequestErrorCode.AssertionAlgorithm:
+    case TokenRequestErrorCode.AssertionKeyNotNamed:
+    case TokenRequestErrorCode.AssertionTimeRange:
+    case TokenRequestErrorCode.AssertionClientMismatch:
+    case TokenRequestErrorCode.AssertionAudience:
+    case TokenRequestErrorCode.AssertionSignature:
+    case TokenRequestErrorCode.AssertionReplayed:
+    case TokenRequestErrorCode.CertificateExpired:
+      throw new Error(`token error ${code} is mapped by assertionErrorFor`);
     case TokenRequestErrorCode.MissingParameter:
     case TokenRequestErrorCode.MalformedRequest:
     case TokenRequestErrorCode.MethodNotAllowed:
@@ -89,6 +125,8 @@ function assertionErrorFor(code: TokenRequestErrorCode): EntraError {
     case TokenRequestErrorCode.UnknownTenant:
     case TokenRequestErrorCode.UnsupportedGrantType:
     case TokenRequestErrorCode.InvalidScope:
+    case TokenRequestErrorCode.InvalidResource:
+    case TokenRequestErrorCode.DefaultScopeOnly:
     case TokenRequestErrorCode.MultipleResources:
     case TokenRequestErrorCode.UnknownClient:
     case TokenRequestErrorCode.InvalidSecret:

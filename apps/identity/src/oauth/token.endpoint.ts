@@ -78,7 +78,8 @@ export class TokenEndpoint {
 
   private succeed(res: ServerResponse, response: TokenResponse, requestId: string | undefined): void {
     const body = responseJson(response);
-    const headers = this.successHeaders.concat('content-length', String(body.length));
+    const length = response.v1 === undefined ? body.length : Buffer.byteLength(body);
+    const headers = this.successHeaders.concat('content-length', String(length));
     if (requestId !== undefined) headers.push('x-request-id', requestId);
     res.writeHead(200, headers);
     res.end(body);
@@ -107,5 +108,22 @@ export class TokenEndpoint {
  * are integers), so the text is ASCII and its length is its byte length.
  */
 export function responseJson(response: TokenResponse): string {
+  if (response.v1 !== undefined) return v1ResponseJson(response, response.v1);
   return `{"token_type":"${response.token_type}","expires_in":${response.expires_in},"ext_expires_in":${response.ext_expires_in},"access_token":"${response.access_token}"}`;
+}
+
+/**
+ * Entra's v1 endpoint's answer: every number a string, and `expires_on`, `not_before` (epoch
+ * seconds) and `resource` as asked for (ADAL-era clients compute the expiry from `expires_on`).
+ */
+function v1ResponseJson(response: TokenResponse, v1: NonNullable<TokenResponse['v1']>): string {
+  return JSON.stringify({
+    token_type: response.token_type,
+    expires_in: String(response.expires_in),
+    ext_expires_in: String(response.ext_expires_in),
+    expires_on: String(v1.expiresOn),
+    not_before: String(v1.notBefore),
+    resource: v1.resource,
+    access_token: response.access_token,
+  });
 }

@@ -1,7 +1,8 @@
-import { HandoverErrorCode } from '@gatehouse/handovers';
+import { type HandoverContact, HandoverErrorCode } from '@gatehouse/handovers';
 import { AccessRequestErrorCode } from '@gatehouse/requests';
 import { html } from '@gatehouse/views';
 import { LINK_HEADERS, gone, linkNotFound } from './link-errors.js';
+import { askWhom } from './pages/handover.pages.js';
 import { utc } from './pages/request.pages.js';
 import { WebPageError } from './web.errors.js';
 
@@ -23,18 +24,26 @@ export function confirmationRefusal(code: AccessRequestErrorCode): WebPageError 
   }
 }
 
-/** The page for a handover link that cannot be revealed (again). */
-export function handoverRefusal(code: HandoverErrorCode, revealedAt?: Date | null): WebPageError {
+/** Who sent a handover link, as its refusal page names them. */
+export interface HandoverSender {
+  revealedAt?: Date | null;
+  contact: HandoverContact | null;
+  tenantName: string;
+}
+
+/** The page for a handover link that cannot be revealed (again), naming whom to ask. */
+export function handoverRefusal(code: HandoverErrorCode, sender?: HandoverSender): WebPageError {
+  const ask = sender ? askWhom(sender.contact, sender.tenantName) : html`your contact person`;
   switch (code) {
     case HandoverErrorCode.AlreadyRevealed:
       return gone(
-        html`These credentials were revealed${revealedAt ? ` on ${utc(revealedAt)}` : ''} and are not shown again. If
-        you did not see them yourself, ask your contact person at once to revoke them and send new ones.`,
+        html`These credentials were revealed${sender?.revealedAt ? ` on ${utc(sender.revealedAt)}` : ''} and are not shown
+          again. If you did not see them yourself, ask ${ask} at once to revoke them and send new ones.`,
       );
     case HandoverErrorCode.Expired:
-      return gone(html`This link has expired; no secret was created. Please ask your contact person for a new one.`);
+      return gone(html`This link has expired; no secret was created. Please ask ${ask} for a new one.`);
     case HandoverErrorCode.Revoked:
-      return gone(html`This link has been withdrawn by the sender. Please ask your contact person.`);
+      return gone(html`This link has been withdrawn by the sender. Please ask ${ask}.`);
     case HandoverErrorCode.NotFound:
       return linkNotFound();
     default:

@@ -12,7 +12,7 @@ import { html } from '@gatehouse/views';
 import { LINK_HEADERS, activationRefusal, isAccountError } from './link-errors.js';
 import { activationPage } from './pages/auth.pages.js';
 import { sendPage, viewerOf } from './web-response.js';
-import { type WebContext, WebSession, field } from './web-session.js';
+import { type WebContext, WebSession, chosenPassword } from './web-session.js';
 import { WebErrorFilter } from './web.filter.js';
 
 /** `/activate/{token}`: choose a password from an activation or reset link (single use, ≤ 24 h). */
@@ -46,11 +46,7 @@ export class ActivationController {
     this.web.checkAnonymousForm(req);
     const context = await this.web.load(req);
     const link = await this.usable(context, token);
-    const password = field(req, 'newPassword');
-    const verdict = this.logins.checkNew(password, field(req, 'confirmPassword'), {
-      tenantSlug: context.tenant.slug,
-      username: link.username,
-    });
+    const { password, verdict } = chosenPassword(req, this.logins, context, link.username);
     if (!verdict.ok) {
       const body = activationPage({
         csrf: this.web.anonymousToken(req, res),

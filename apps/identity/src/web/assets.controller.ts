@@ -1,7 +1,7 @@
 import { Controller, Get, Header } from '@nestjs/common';
-import { STYLESHEET } from '@gatehouse/views';
+import { COPY_SCRIPT, STYLESHEET } from '@gatehouse/views';
 
-/** The Web UI's one stylesheet (no inline styles: the CSP allows 'self' only). */
+/** The Web UI's one stylesheet and one small script (copy buttons); no inline styles or scripts: the CSP allows 'self' only. */
 @Controller('assets')
 export class AssetsController {
   @Get('gatehouse.css')
@@ -9,5 +9,12 @@ export class AssetsController {
   @Header('Cache-Control', 'public, max-age=3600')
   stylesheet(): string {
     return STYLESHEET;
+  }
+
+  @Get('gatehouse.js')
+  @Header('Content-Type', 'text/javascript; charset=utf-8')
+  @Header('Cache-Control', 'public, max-age=3600')
+  script(): string {
+    return COPY_SCRIPT;
   }
 }

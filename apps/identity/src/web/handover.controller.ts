@@ -50,7 +50,7 @@ export class HandoverController {
       credentials = await this.delivery.reveal(context.tenant.id, token, req.ip ?? null);
     } catch (error) {
       if (!(error instanceof HandoverError)) throw error;
-      throw handoverRefusal(error.code, await this.revealedAt(context, token));
+      throw handoverRefusal(error.code, await this.senderOf(context, token));
     }
     const body = revealedPage(credentials);
     sendPage(
@@ -64,7 +64,15 @@ export class HandoverController {
   private async pending(context: WebContext, token: string): Promise<HandoverLookup> {
     const handover = await this.lookup(context, token);
     if (handover.status === 'pending') return handover;
-    throw handoverRefusal(REFUSALS[handover.status], handover.revealedAt);
+    throw handoverRefusal(REFUSALS[handover.status], handover);
+  }
+
+  /** What the refusal of a POST can name (a link unknown by now gets a page without). */
+  private async senderOf(context: WebContext, token: string): Promise<HandoverLookup | undefined> {
+    return this.handovers.lookup(context.tenant.id, token).catch((error: unknown) => {
+      if (error instanceof HandoverError) return undefined;
+      throw error;
+    });
   }
 
   private async lookup(context: WebContext, token: string): Promise<HandoverLookup> {
@@ -74,10 +82,6 @@ export class HandoverController {
       if (error instanceof HandoverError) throw handoverRefusal(error.code);
       throw error;
     }
-  }
-
-  private async revealedAt(context: WebContext, token: string): Promise<Date | null> {
-    return (await this.handovers.lookup(context.tenant.id, token).catch(() => null))?.revealedAt ?? null;
   }
 }
 

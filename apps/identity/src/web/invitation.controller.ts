@@ -10,7 +10,7 @@ import { utc } from '@gatehouse/views';
 import { returnToQuery } from './return-to.js';
 import { pathOf, requireUser } from './web-guard.js';
 import { WebRedirect, sendPage, viewerOf } from './web-response.js';
-import { type WebContext, WebSession, field } from './web-session.js';
+import { type WebContext, WebSession, chosenPassword } from './web-session.js';
 import { WebErrorFilter } from './web.filter.js';
 
 /**
@@ -64,8 +64,7 @@ export class InvitationController {
     this.web.checkAnonymousForm(req);
     const invitation = await this.usable(context.tenant.id, token);
     if (invitation.userHasPassword) throw new WebRedirect(`/login?${returnToQuery(pathOf(req))}`); // log in, then back here
-    const password = field(req, 'newPassword');
-    const verdict = this.logins.checkNew(password, field(req, 'confirmPassword'), { tenantSlug: context.tenant.slug, username: invitation.username });
+    const { password, verdict } = chosenPassword(req, this.logins, context, invitation.username);
     if (!verdict.ok) return this.choosePassword(req, res, context, invitation, verdict.message);
     try {
       const { userId } = await this.invitations.setPassword(context.tenant.id, token, await hashPassword(password), req.ip);
@@ -110,7 +109,7 @@ export class InvitationController {
 }
 
 function factsOf(invitation: InvitationLookup) {
-  return { contactEmail: invitation.contactEmail, newerLinkSentAt: invitation.linkSentAt };
+  return { contactEmail: invitation.contactEmail, contactName: invitation.contactName, newerLinkSentAt: invitation.linkSentAt };
 }
 
 const STATUS_CODES: Record<Exclude<InvitationLookup['status'], 'pending'>, InvitationErrorCode> = {

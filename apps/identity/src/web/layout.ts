@@ -17,7 +17,15 @@ export interface PageInput {
   path: string;
   /** `false` when the body carries its own `h1`. */
   heading?: boolean;
+  /** `false`: no "Log in" button for a visitor; by default, none on {@link ACCOUNTLESS_PAGES}. */
+  loginLink?: boolean;
 }
+
+/**
+ * Pages for people who have no account here: a technical contact receiving credentials by a
+ * handover link (its page, its reveal, and why a link no longer works) has nothing to log in with.
+ */
+const ACCOUNTLESS_PAGES = /^\/handover\//;
 
 function navigation(viewer: Viewer | null, path: string): { nav: NavItem[]; links: NavItem[] } {
   if (!viewer) return { nav: [], links: [] };
@@ -28,7 +36,7 @@ function navigation(viewer: Viewer | null, path: string): { nav: NavItem[]; link
 }
 
 /** The Web UI's pages in the shared frame: Documentation and Change password, the name and Log out. */
-export function layout({ title, body, viewer, path, heading }: PageInput): string {
+export function layout({ title, body, viewer, path, heading, loginLink = !ACCOUNTLESS_PAGES.test(path) }: PageInput): string {
   const { nav, links } = navigation(viewer, path);
   const login = path.startsWith('/login') ? '/login' : `/login?${returnToQuery(path)}`;
   return renderPage({
@@ -36,13 +44,14 @@ export function layout({ title, body, viewer, path, heading }: PageInput): strin
     site: 'Gatehouse',
     brand: { label: 'Gatehouse', href: '/docs' },
     stylesheet: '/assets/gatehouse.css',
+    scripts: ['/assets/gatehouse.js'],
     nav,
     navPlacement: 'top',
     navLabel: 'Main',
     account: viewer
       ? { name: viewer.displayName, links, signOut: { action: '/logout', csrf: viewer.csrfToken, label: 'Log out' } }
       : null,
-    signIn: { href: login, label: 'Log in' },
+    signIn: loginLink ? { href: login, label: 'Log in' } : undefined,
     flash: viewer?.flash,
     body,
     heading,

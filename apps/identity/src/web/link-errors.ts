@@ -12,6 +12,7 @@ export const gone = (detail: SafeHtml) => new WebPageError(410, 'This link no lo
 /** What a refusal page can say about the link: whom to ask, and when a newer link replaced it. */
 export interface LinkFacts {
   contactEmail?: string;
+  contactName?: string;
   newerLinkSentAt?: Date;
 }
 
@@ -20,7 +21,7 @@ export interface LinkFacts {
  * exhaustive). Shown to every visitor, signed in or not: it names no documentation section.
  */
 export function invitationRefusal(code: InvitationErrorCode, facts: LinkFacts = {}): WebPageError {
-  const ask = askContact(facts.contactEmail);
+  const ask = askContact(facts.contactEmail, facts.contactName);
   switch (code) {
     case InvitationErrorCode.Expired:
       return gone(html`This invitation has expired. ${ask}`);
@@ -65,21 +66,36 @@ export function invitationRefusal(code: InvitationErrorCode, facts: LinkFacts = 
   }
 }
 
-/** The page for an activation or reset link that cannot be used. */
+/** Where a person gets a new link to choose a password themselves. */
+const NEW_LINK = html`<a href="/password-reset">Ask for a new link</a> with your username or email address.`;
+
+/** The page for an activation or reset link that cannot be used: the way forward is a new link of one's own. */
 export function activationRefusal(code: AccountErrorCode): WebPageError {
   switch (code) {
     case AccountErrorCode.LinkUsed:
-      return gone(
-        html`This link has already been used. If you need to set your password again, please ask your contact person for
-        a new link.`,
-      );
+      return gone(html`This link has already been used. If you need to set your password again: ${NEW_LINK}`);
     case AccountErrorCode.LinkExpired:
-      return gone(html`This link has expired. Please ask your contact person for a new link.`);
+      return gone(html`This link has expired. ${NEW_LINK}`);
     case AccountErrorCode.LinkNotFound:
     case AccountErrorCode.NotFound:
       return linkNotFound();
     default:
       return new WebPageError(400, 'Request refused', 'This link cannot be used.', LINK_HEADERS);
+  }
+}
+
+/** The page for a "Forgot your password?" link that cannot be used (used, replaced by a newer one, or past its hour). */
+export function resetLinkRefusal(code: AccountErrorCode): WebPageError {
+  switch (code) {
+    case AccountErrorCode.LinkUsed:
+      return gone(
+        html`This link has already been used, or a newer link replaced it: only the newest link works. If you still need
+          to choose a password: ${NEW_LINK}`,
+      );
+    case AccountErrorCode.LinkExpired:
+      return gone(html`This link has expired: it works for one hour. ${NEW_LINK}`);
+    default:
+      return activationRefusal(code);
   }
 }
 

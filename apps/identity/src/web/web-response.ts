@@ -1,6 +1,5 @@
 import type { Response } from 'express';
-import type { SafeHtml } from '@gatehouse/views';
-import { type Viewer, layout } from './layout.js';
+import { type PageInput, type Viewer, layout } from './layout.js';
 import type { WebContext } from './web-session.js';
 
 /** Leave the current request for another page (a 303 after a POST). */
@@ -21,7 +20,7 @@ export function viewerOf(context: WebContext | null): Viewer | null {
 export function sendPage(
   res: Response,
   status: number,
-  page: { title: string; body: SafeHtml; viewer: Viewer | null; path: string; heading?: boolean },
+  page: PageInput,
   headers: Record<string, string> = {},
 ): void {
   res.status(status);

@@ -4,6 +4,7 @@ import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { SignedDoubleSubmit, cookieOf, isCrossSiteForm } from '@gatehouse/http';
 import { type SessionFlash, type SessionPrincipal, SessionService, csrfMatches } from '@gatehouse/sessions';
 import type { Tenant } from '@gatehouse/tenants';
+import type { LoginService, PasswordVerdict } from '@gatehouse/accounts';
 import { UiTenantResolver } from './ui-tenant.resolver.js';
 import { forbiddenForm, notSetUp } from './web.errors.js';
 
@@ -97,4 +98,15 @@ export class WebSession {
 export function field(req: Request, name: string): string {
   const value = (req.body as Record<string, unknown> | undefined)?.[name];
   return typeof value === 'string' ? value : '';
+}
+
+/** The new password a link's form carries (`newPassword`, `confirmPassword`), checked against the policy for `username`. */
+export function chosenPassword(
+  req: Request,
+  logins: Pick<LoginService, 'checkNew'>,
+  context: WebContext,
+  username: string,
+): { password: string; verdict: PasswordVerdict } {
+  const password = field(req, 'newPassword');
+  return { password, verdict: logins.checkNew(password, field(req, 'confirmPassword'), { tenantSlug: context.tenant.slug, username }) };
 }

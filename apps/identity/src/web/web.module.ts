@@ -16,13 +16,22 @@ import { InvitationController } from './invitation.controller.js';
 import { LoginController } from './login.controller.js';
 import { NotFoundPageFilter } from './not-found.filter.js';
 import { PasswordController } from './password.controller.js';
+import { PasswordResetController } from './password-reset.controller.js';
 import { RequestAccessController } from './request-access.controller.js';
 import { SecondFactorController } from './second-factor.controller.js';
 import { UiTenantResolver } from './ui-tenant.resolver.js';
 import { WebSession } from './web-session.js';
 import { WebErrorFilter } from './web.filter.js';
 
-const PAGES = [LoginController, SecondFactorController, PasswordController, DocsController, InvitationController, ActivationController];
+const PAGES = [
+  LoginController,
+  SecondFactorController,
+  PasswordController,
+  PasswordResetController,
+  DocsController,
+  InvitationController,
+  ActivationController,
+];
 /** Public pages of the access-request process (their forms carry longer text). */
 const ACCESS_PAGES = [RequestAccessController, HandoverController];
 

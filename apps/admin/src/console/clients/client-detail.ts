@@ -5,6 +5,7 @@ import { type AuditEventView, AuditService } from '@gatehouse/audit';
 import {
   ClientCertificateService,
   ClientService,
+  FederatedCredentialService,
   type ClientView,
   isOperatorClient,
   mayManageClientOf,
@@ -15,6 +16,7 @@ import { type Crumb, type SafeHtml, html } from '@gatehouse/views';
 import type { ConsolePrincipal } from '../frame/console-principal.js';
 import type { ConsoleView } from '../frame/console-responder.js';
 import { clientSummary } from './clients.pages.js';
+import { federationSection } from './client-federation.pages.js';
 import {
   type ClientAbilities,
   credentialsSection,
@@ -44,6 +46,7 @@ export class ClientDetail {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clients: ClientService,
     private readonly certificates: ClientCertificateService,
+    private readonly federated: FederatedCredentialService,
     private readonly handovers: HandoverService,
     private readonly apis: ApiService,
     private readonly audit: AuditService,
@@ -98,9 +101,10 @@ export class ClientDetail {
 
   async show(who: ConsolePrincipal, clientId: string, state: ClientPageState = {}): Promise<ConsoleView> {
     const client = await this.clients.get(who.tenantId, clientId);
-    const [secrets, certificates, handovers, apis, { ownerName, can }] = await Promise.all([
+    const [secrets, certificates, federated, handovers, apis, { ownerName, can }] = await Promise.all([
       this.clients.listSecrets(who.tenantId, clientId),
       this.certificates.list(who.tenantId, clientId),
+      this.federated.list(who.tenantId, clientId),
       this.handovers.list(who.tenantId, clientId),
       this.assignableApis(who.tenantId),
       this.abilities(who, client),
@@ -110,7 +114,8 @@ export class ClientDetail {
     const body: SafeHtml = html`${clientSummary({ client, tenantName: who.tenant.displayName, tenantId: who.tenantId, tokenEndpoint: this.tokenEndpoint(who), ownerName, canAssign: can.assignScopes })}
     ${scopesSection({ base, csrf: who.csrfToken, client, apis, granted: state.scopes ?? client.scopes, can, error: state.scopesError })}
     ${credentialsSection({ base, client, secrets, certificates, can })}
-    ${handoversSection({ base, clientId, handovers, can })}
+    ${federationSection({ base, client, credentials: federated, can })}
+    ${handoversSection({ base, clientId, csrf: who.csrfToken, handovers, can })}
     ${historySection({ events: history?.events ?? null, names: history?.names ?? new Map(), auditLink: `${base}/audit?target=${clientId}` })}
     ${stateSection({ base, csrf: who.csrfToken, client, can })}`;
     return {

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { ClientService } from '@gatehouse/clients';
-import { DEFAULT_HANDOVER_HOURS, HandoverError, HandoverErrorCode, HandoverService } from '@gatehouse/handovers';
-import { type FieldErrors, html } from '@gatehouse/views';
+import { DEFAULT_HANDOVER_HOURS, HandoverError, HandoverErrorCode, HandoverResendService, HandoverService } from '@gatehouse/handovers';
+import { type FieldErrors, html, utc } from '@gatehouse/views';
 import { CreateHandoverDto } from '../../dto/access-requests.dto.js';
 import { field, formErrors } from '../frame/console-forms.js';
 import { formView } from '../frame/console-form-view.js';
@@ -23,6 +23,7 @@ export class ClientHandoversPresenter {
   constructor(
     private readonly clients: ClientService,
     private readonly handovers: HandoverService,
+    private readonly resends: HandoverResendService,
     private readonly detail: ClientDetail,
   ) {}
 
@@ -109,12 +110,24 @@ export class ClientHandoversPresenter {
 
   /** Revokes a handover of THIS client (an id of another client's handover is not found here). */
   async revokeHandover(who: ConsolePrincipal, clientId: string, id: string): Promise<ConsoleResult> {
-    const mine = (await this.handovers.list(who.tenantId, clientId)).some((h) => h.id === id);
-    if (!mine) throw new HandoverError(HandoverErrorCode.NotFound, 'No such handover.');
+    await this.requireOwn(who, clientId, id);
     const revoked = await this.handovers.revoke(who.tenantId, who, id);
     const text = revoked.secretKeyId
       ? 'Handover revoked, and the secret it created with it.'
       : 'Handover revoked: the link no longer works.';
     return { redirect: `${who.base}/clients/${clientId}`, flash: { kind: 'success', text } };
+  }
+
+  /** Sends an expired handover of THIS client again, to the same recipient (the REST `POST /handovers/{id}/resend`). */
+  async resendHandover(who: ConsolePrincipal, clientId: string, id: string): Promise<ConsoleResult> {
+    await this.requireOwn(who, clientId, id);
+    const sent = await this.resends.resend(who.tenantId, who, id);
+    const text = `A new link went to ${sent.recipientEmail}. It works once, until ${utc(new Date(sent.expiresAt))}; no secret exists until it is revealed.`;
+    return { redirect: `${who.base}/clients/${clientId}`, flash: { kind: 'success', text } };
+  }
+
+  private async requireOwn(who: ConsolePrincipal, clientId: string, id: string): Promise<void> {
+    const mine = (await this.handovers.list(who.tenantId, clientId)).some((h) => h.id === id);
+    if (!mine) throw new HandoverError(HandoverErrorCode.NotFound, 'No such handover.');
   }
 }

@@ -159,16 +159,31 @@ function handoverWhen(h: HandoverView): SafeHtml | string {
   if (h.revealedAt)
     return html`revealed ${timeTag(new Date(h.revealedAt))}${h.revealedFrom ? ` from ${h.revealedFrom}` : ''}`;
   if (h.revokedAt) return html`revoked ${timeTag(new Date(h.revokedAt))}`;
+  if (h.status === 'expired') return html`expired unrevealed ${timeTag(new Date(h.expiresAt))}; no secret was created`;
   return html`link expires ${timeTag(new Date(h.expiresAt))}`;
+}
+
+/** What may be done with a handover: revoke a live one (or its secret), send an expired one again. */
+function handoverAction(input: { base: string; clientId: string; csrf: string; can: ClientAbilities }, h: HandoverView): SafeHtml | string {
+  if (!input.can.manageCredentials) return '—';
+  const path = `${input.base}/clients/${input.clientId}/handovers/${h.id}`;
+  if (h.status === 'pending' || h.status === 'revealed') {
+    return html`<a href="${path}/revoke">Revoke<span class="visually-hidden"> handover to ${h.recipientEmail}</span></a>`;
+  }
+  if (h.status !== 'expired') return '—';
+  return html`<form method="post" action="${path}/resend" class="inline">
+    <input type="hidden" name="_csrf" value="${input.csrf}" />
+    <button type="submit" class="secondary">Resend<span class="visually-hidden"> to ${h.recipientEmail}</span></button>
+  </form>`;
 }
 
 export function handoversSection(input: {
   base: string;
   clientId: string;
+  csrf: string;
   handovers: readonly HandoverView[];
   can: ClientAbilities;
 }): SafeHtml {
-  const { base, clientId } = input;
   return html`<section class="panel" aria-labelledby="handovers-heading">
     <h2 id="handovers-heading">Handovers</h2>
     ${table({
@@ -178,15 +193,7 @@ export function handoversSection(input: {
         { header: 'Status', cell: (h) => badge(h.status, HANDOVER_TONES[h.status]) },
         { header: 'Sent', cell: (h) => timeTag(new Date(h.createdAt)) },
         { header: 'Outcome', cell: (h) => handoverWhen(h) },
-        {
-          header: 'Action',
-          cell: (h) =>
-            input.can.manageCredentials && (h.status === 'pending' || h.status === 'revealed')
-              ? html`<a href="${base}/clients/${clientId}/handovers/${h.id}/revoke"
-                  >Revoke<span class="visually-hidden"> handover to ${h.recipientEmail}</span></a
-                >`
-              : '—',
-        },
+        { header: 'Action', cell: (h) => handoverAction(input, h) },
       ],
       rows: input.handovers,
       empty: 'No handovers yet.',
@@ -211,7 +218,7 @@ export function historySection(input: {
   const who = (e: AuditEventView) =>
     e.actor.type === 'system'
       ? 'Gatehouse'
-      : (input.names.get(e.actor.userId ?? '') ?? e.actor.clientId ?? e.actor.type);
+      : (e.actor.name ?? input.names.get(e.actor.userId ?? '') ?? e.actor.clientId ?? e.actor.type);
   return html`<section class="panel" aria-labelledby="history-heading">
     <h2 id="history-heading">History</h2>
     ${table({

@@ -190,6 +190,18 @@ export class ClientsController {
     return this.out.send(res, who, this.handovers.createHandover(who, clientId, req));
   }
 
+  @Post(':clientId/handovers/:handoverId/resend')
+  @ConsolePage('Secrets.Manage')
+  @StepUp()
+  resendHandover(
+    @Console() who: ConsolePrincipal,
+    @Param('clientId') clientId: string,
+    @Param('handoverId') handoverId: string,
+    @Res() res: Response,
+  ): Promise<void> {
+    return this.out.send(res, who, this.handovers.resendHandover(who, clientId, handoverId));
+  }
+
   @Get(':clientId/handovers/:handoverId/revoke')
   @ConsolePage('Secrets.Manage')
   confirmRevokeHandover(

@@ -34,6 +34,8 @@ export interface ClientListQuery {
   state?: string;
   api?: string;
   secrets?: string;
+  /** `expired`: clients whose last handover expired unrevealed (the Overview's queue). */
+  handovers?: string;
   before?: string;
   after?: string;
 }
@@ -60,9 +62,15 @@ export function clientList(input: {
 }): SafeHtml {
   const { base, query } = input;
   const path = `${base}/clients`;
-  const filters = { q: query.q, state: query.state, api: query.api, secrets: query.secrets };
+  const filters = { q: query.q, state: query.state, api: query.api, secrets: query.secrets, handovers: query.handovers };
   const filtered = Object.values(filters).some(Boolean);
-  return html`${filterForm({
+  return html`${query.handovers === 'expired'
+    ? html`<p class="notice">
+        Showing clients whose last handover expired without being revealed: open one and press Resend, or send
+        credentials to another address. <a href="${path}">Show all clients</a>
+      </p>`
+    : ''}
+  ${filterForm({
     action: path,
     submit: 'Search',
     fields: [

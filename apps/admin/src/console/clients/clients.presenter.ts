@@ -41,6 +41,7 @@ export class ClientsPresenter {
       state: text(raw.state),
       api: text(raw.api),
       secrets: text(raw.secrets),
+      handovers: text(raw.handovers),
       before: text(raw.before),
       after: text(raw.after),
     };
@@ -51,6 +52,7 @@ export class ClientsPresenter {
         state,
         apiId: query.api,
         expiringSecrets: query.secrets === 'expiring',
+        expiredHandovers: query.handovers === 'expired',
         before: query.before,
         after: query.after,
       }),

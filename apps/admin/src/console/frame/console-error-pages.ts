@@ -1,6 +1,7 @@
 import { AccountError, MfaError, MfaErrorCode } from '@gatehouse/accounts';
 import { ApiError } from '@gatehouse/apis';
-import { ClientError } from '@gatehouse/clients';
+import { AuditError } from '@gatehouse/audit';
+import { ClientError, FederatedCredentialError } from '@gatehouse/clients';
 import { InvalidCursorError } from '@gatehouse/database';
 import { DocError } from '@gatehouse/docs';
 import { WebhookError } from '@gatehouse/events';
@@ -11,12 +12,14 @@ import { StaffError, StaffErrorCode } from '@gatehouse/provisioning';
 import { AccessRequestError } from '@gatehouse/requests';
 import { TenantError } from '@gatehouse/tenants';
 import { accessRequestStatus, handoverStatus } from '../../problem/access-problems.js';
+import { auditStatus } from '../../problem/audit-problems.js';
 import { webhookStatus } from '../../problem/event-problems.js';
 import {
   accountStatus,
   apiStatus,
   clientStatus,
   docStatus,
+  federatedStatus,
   invitationStatus,
   mailStatus,
   tenantStatus,
@@ -48,6 +51,7 @@ export function staffStatus(code: StaffErrorCode): number {
       return 404;
     case StaffErrorCode.UsernameOfAnother:
     case StaffErrorCode.UserDisabled:
+    case StaffErrorCode.NotInvited:
       return 409;
     default:
       return unmapped(code);
@@ -64,12 +68,14 @@ export function domainErrorStatus(error: unknown): number | null {
   if (error instanceof StaffError) return staffStatus(error.code);
   if (error instanceof ApiError) return apiStatus(error.code);
   if (error instanceof ClientError) return clientStatus(error.code);
+  if (error instanceof FederatedCredentialError) return federatedStatus(error.code);
   if (error instanceof DocError) return docStatus(error.code);
   if (error instanceof InvitationError) return invitationStatus(error.code);
   if (error instanceof MailError) return mailStatus(error.code);
   if (error instanceof TenantError) return tenantStatus(error.code);
   if (error instanceof AccessRequestError) return accessRequestStatus(error.code);
   if (error instanceof HandoverError) return handoverStatus(error.code);
+  if (error instanceof AuditError) return auditStatus(error.code);
   if (error instanceof WebhookError) return webhookStatus(error.code);
   if (error instanceof InvalidCursorError) return 400;
   return null;

@@ -34,14 +34,21 @@ export function formFields(req: Request): Record<string, string | string[]> {
 /**
  * Validates form (or query) input with the REST API's DTO class (the same rules, the same
  * messages) and returns the converted values (dates, numbers) with the first failing rule of
- * each field.
+ * each field. `labels` names fields as the form labels them ("since" → "From"), so a message
+ * speaks of the field the person sees.
  */
-export async function parseInput<T extends object>(dto: new () => T, input: Record<string, unknown>): Promise<{ value: T; errors: FieldErrors }> {
+export async function parseInput<T extends object>(
+  dto: new () => T,
+  input: Record<string, unknown>,
+  labels: Readonly<Record<string, string>> = {},
+): Promise<{ value: T; errors: FieldErrors }> {
   const value = plainToInstance(dto, input);
   const errors: FieldErrors = {};
   for (const error of await validate(value, { whitelist: true, forbidNonWhitelisted: true })) {
     const first = Object.values(error.constraints ?? {})[0];
-    if (first && !errors[error.property]) errors[error.property] = sentence(first);
+    const label = labels[error.property];
+    const message = first && label && first.startsWith(error.property) ? label + first.slice(error.property.length) : first;
+    if (message && !errors[error.property]) errors[error.property] = sentence(message);
   }
   return { value, errors };
 }

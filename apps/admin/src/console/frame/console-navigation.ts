@@ -29,6 +29,7 @@ export const CONSOLE_SECTIONS: ConsoleSection[] = [
   { label: 'Audit', path: 'audit', permission: 'Audit.Read' },
   { label: 'Staff', path: 'staff', permission: 'Tenant.Manage' },
   { label: 'Webhooks', path: 'webhooks', permission: 'Tenant.Manage' },
+  { label: 'Signing keys', path: 'keys', permission: 'Tenant.Manage' },
 ];
 
 /** The console's own links beside the person's name. */

@@ -84,14 +84,27 @@ export class ConsoleSession {
     res.cookie(this.cookieName, token, { httpOnly: true, sameSite: 'lax', path: '/', secure: this.secure });
   }
 
-  async end(req: Request, res: Response): Promise<void> {
-    await this.sessions.end(cookieOf(req, this.cookieName));
+  /** Ends the request's session of this tenant (`current`) and clears its cookie; a session of another tenant stays. */
+  async end(res: Response, current: SessionPrincipal): Promise<void> {
+    await this.sessions.endSession(current);
     res.clearCookie(this.cookieName, { httpOnly: true, sameSite: 'lax', path: '/', secure: this.secure });
   }
 
   /** A POST of a signed-in page: same origin, and the session's CSRF token. */
   checkForm(req: Request, csrfToken: string): void {
     if (isCrossSiteForm(req, this.origin) || !csrfMatches(csrfToken, field(req, '_csrf'))) throw forbiddenForm();
+  }
+
+  /**
+   * A sign-out POST, whatever tenant its URL names: same origin always; the CSRF token of this
+   * tenant's session when there is one, else at least a token (a form of ours sent it; a
+   * session of another tenant that the cookie may name is not this sign-out's to end).
+   */
+  checkSignOut(req: Request, current: SessionPrincipal | null): void {
+    const presented = field(req, '_csrf');
+    if (isCrossSiteForm(req, this.origin) || (current ? !csrfMatches(current.csrfToken, presented) : !presented)) {
+      throw forbiddenForm();
+    }
   }
 
   /** A POST of the sign-in form, before any session: same origin and the signed double submit. */

@@ -2,6 +2,7 @@ import { type CanActivate, type ExecutionContext, Injectable, SetMetadata, apply
 import { Reflector } from '@nestjs/core';
 import { type Permission, type Role, SecondFactorService, permissionsOf } from '@gatehouse/accounts';
 import { type SessionPrincipal, SessionService } from '@gatehouse/sessions';
+import { wrongCodeRefusal } from '@gatehouse/views';
 import { ConsolePageError, ConsoleRedirect, StepUpRequired, notPermitted } from './console.errors.js';
 import { field, formFields } from './console-forms.js';
 import { type ConsolePrincipal, type ConsoleRequest, STEP_UP_SECONDS } from './console-principal.js';
@@ -130,9 +131,11 @@ export class ConsoleGuard implements CanActivate {
     if (!code) throw new StepUpRequired(req.originalUrl, formFields(req));
     const outcome = await this.factors.verify(who.tenantId, who.userId, code, req.ip);
     if (!outcome.ok) {
-      const message = outcome.lockedUntil || outcome.throttled
-        ? 'Too many wrong codes: sign-in is blocked for now. Nothing was changed.'
-        : 'That code did not work. Enter the current code from your authenticator app.';
+      const message = outcome.throttled
+        ? 'Too many failed sign-ins from your network: codes are not checked for now. Nothing was changed; try again later.'
+        : outcome.lockedUntil
+          ? `${wrongCodeRefusal(outcome.lockedUntil)} Nothing was changed.`
+          : 'That code did not work. Enter the current code from your authenticator app.';
       throw new StepUpRequired(req.originalUrl, formFields(req), message);
     }
     who.secondFactorAt = await this.sessions.markSecondFactor(who.sessionId);

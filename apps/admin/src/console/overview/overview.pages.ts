@@ -7,7 +7,7 @@ interface QueueCard {
   /**
    * The filtered list the number opens. These are the list filters the page groups serve:
    * `requests?status=submitted`, `clients?state=awaiting_scopes`, `clients?secrets=expiring`, `email?status=abandoned`,
-   * `users?invitations=expiring`, `users?status=locked`.
+   * `users?invitations=expiring`, `users?status=locked`, `clients?handovers=expired`.
    */
   path: string;
 }
@@ -42,6 +42,11 @@ export const QUEUE_CARDS: Record<QueueName, QueueCard> = {
     label: 'Locked accounts',
     hint: 'After repeated failed sign-ins: unlock when the person is sure.',
     path: 'users?status=locked',
+  },
+  handoversExpired: {
+    label: 'Handovers expired without being revealed',
+    hint: 'No secret was created: check the address with the partner, then Resend on the client.',
+    path: 'clients?handovers=expired',
   },
 };
 

@@ -112,7 +112,7 @@ function decision(input: DecisionInput): SafeHtml {
     ? html`${checkboxGroup({ name: 'sections', label: 'Invite the new user to these sections', options: input.sections, values: input.approve.sections, error: errors.sections })}
       ${inputField({ name: 'expiresInHours', label: 'Invitation valid for (hours)', hint: '1 to 720; 168 is a week.', value: input.approve.expiresInHours, inputmode: 'numeric', error: errors.expiresInHours })}`
     : '';
-  const creates = [r.account ? 'the user account (an activation link goes to the requester)' : '', r.api ? `the API client "${r.api.systemName}", awaiting scopes from the IT department` : ''].filter(Boolean).join(' and ');
+  const creates = [r.account ? 'the user account (the requester gets one link to choose a password: the invitation\'s when you choose sections, else an activation link)' : '', r.api ? `the API client "${r.api.systemName}", awaiting scopes from the IT department` : ''].filter(Boolean).join(' and ');
   return html`<section class="panel" aria-labelledby="decide"><h2 id="decide">Decision</h2>
     <h3>Approve</h3>
     <p>Creates ${creates}.</p>

@@ -133,7 +133,7 @@ export class RequestsPresenter {
       if (!(error instanceof InvitationError)) throw error; // nothing was created: one transaction
       return this.detail(who, id, { approve, errors: { sections: `${error.message} Nothing was created; choose the sections again.` } });
     }
-    const made = [done.userId ? 'the user account was created and the activation link sent' : '', done.clientId ? 'the client was created and awaits scopes from the IT department' : ''].filter(Boolean).join('; ');
+    const made = [done.userId ? `the user account was created and ${done.sections.length ? 'the invitation sent (its link sets the password)' : 'the activation link sent'}` : '', done.clientId ? 'the client was created and awaits scopes from the IT department' : ''].filter(Boolean).join('; ');
     return { redirect: `${who.base}/requests/${id}`, flash: { kind: 'success', text: `Approved the request of ${done.requesterName}: ${made}.` } };
   }
 

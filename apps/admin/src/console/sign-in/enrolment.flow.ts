@@ -13,7 +13,7 @@ import {
   hashPassword,
 } from '@gatehouse/accounts';
 import type { SessionPrincipal } from '@gatehouse/sessions';
-import { type FieldErrors, qrCode, signInRefusal } from '@gatehouse/views';
+import { type FieldErrors, html, qrCode, wrongCodeRefusal } from '@gatehouse/views';
 import { ConsolePageError, ConsoleRedirect } from '../frame/console.errors.js';
 import { field } from '../frame/console-forms.js';
 import { ConsoleResponder, redirect } from '../frame/console-responder.js';
@@ -56,7 +56,7 @@ export class EnrolmentFlow {
     const outcome = await this.factors.confirmEnrolment(scope.tenant.id, pending.userId, field(req, 'code'), req.ip);
     if (!outcome.ok) {
       const error = outcome.lockedUntil
-        ? signInRefusal(outcome.lockedUntil, 'Too many wrong codes.')
+        ? wrongCodeRefusal(outcome.lockedUntil)
         : 'That code did not match. Check that the app shows a code for this account, then enter the current one.';
       return this.out.signIn(res, scope.base, { ...(await this.enrolView(scope, pending, error)), status: 400 });
     }
@@ -82,7 +82,7 @@ export class EnrolmentFlow {
     if (!verdict.ok) {
       return this.out.signIn(res, scope.base, { ...this.activationView(req, res, scope, username, passwordErrors(verdict)), status: 400 });
     }
-    const { userId } = await this.links.complete(scope.tenant.id, token, await hashPassword(password)).catch(linkRefusal);
+    const { userId } = await this.links.complete(scope.tenant.id, token, await hashPassword(password)).catch(linkRefusal(scope.base));
     await this.session.begin(req, res, { tenantId: scope.tenant.id, userId }, { secondFactorAt: null });
     redirect(res, `${scope.base}/enroll`);
   }
@@ -112,21 +112,30 @@ export class EnrolmentFlow {
 
   private async usableLink(req: Request, token: string): Promise<{ scope: ConsoleTenant; username: string }> {
     const scope = await this.tenants.resolve(req);
-    if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw linkGone(AccountErrorCode.LinkNotFound);
-    const state = await this.links.state(scope.tenant.id, token).catch(linkRefusal);
-    if (!state.usable) throw linkGone(state.refusal!);
+    if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw linkGone(AccountErrorCode.LinkNotFound, scope.base);
+    const state = await this.links.state(scope.tenant.id, token).catch(linkRefusal(scope.base));
+    if (!state.usable) throw linkGone(state.refusal!, scope.base);
     return { scope, username: state.username };
   }
 }
 
-function linkRefusal(error: unknown): never {
-  if (error instanceof AccountError) throw linkGone(error.code);
-  throw error;
+function linkRefusal(base: string): (error: unknown) => never {
+  return (error) => {
+    if (error instanceof AccountError) throw linkGone(error.code, base);
+    throw error;
+  };
 }
 
-function linkGone(code: AccountErrorCode): ConsolePageError {
+/** A first-sign-in link that cannot be used: the way on is signing in (done already) or a new invitation. */
+function linkGone(code: AccountErrorCode, base: string): ConsolePageError {
   if (code === AccountErrorCode.LinkNotFound) {
     return new ConsolePageError(404, 'Link not found', 'This link is not valid. Check that you copied it completely, or ask an Administrator for a new one.');
   }
-  return new ConsolePageError(410, 'This link no longer works', 'This link has been used or has expired. Ask an Administrator for a new one (`operator invite` on the command line, or Staff in the console).');
+  return new ConsolePageError(
+    410,
+    'This link no longer works',
+    html`This link has been used, has expired, or a newer one replaced it. If you have set your password with it,
+      <a href="${base}/login">sign in</a> with your username, password and authenticator code. Otherwise ask an
+      Administrator to resend your invitation (on the Staff page of the console).`,
+  );
 }

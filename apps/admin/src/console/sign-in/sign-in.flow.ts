@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { LoginService, PasskeyService, SecondFactorService, type SecondFactorOutcome, permissionsOf } from '@gatehouse/accounts';
 import { safeReturnTo } from '@gatehouse/http';
 import type { SessionPrincipal } from '@gatehouse/sessions';
-import { signInRefusal } from '@gatehouse/views';
+import { signInRefusal, wrongCodeRefusal } from '@gatehouse/views';
 import { ConsoleRedirect } from '../frame/console.errors.js';
 import { field } from '../frame/console-forms.js';
 import { ConsoleResponder, type ConsoleView, redirect } from '../frame/console-responder.js';
@@ -94,7 +94,7 @@ export class SignInFlow {
       const error = outcome.throttled
         ? 'Too many failed sign-ins from your network. Try again later.'
         : outcome.lockedUntil
-          ? signInRefusal(outcome.lockedUntil, 'Too many wrong codes.')
+          ? wrongCodeRefusal(outcome.lockedUntil)
           : wrong;
       const view = await this.codeView(scope, pending, returnTo, error);
       return this.out.signIn(res, scope.base, { ...view, status: outcome.throttled ? 429 : 401 });
@@ -110,8 +110,8 @@ export class SignInFlow {
   async signOut(req: Request, res: Response): Promise<void> {
     const scope = await this.tenants.resolve(req);
     const current = await this.session.read(req, scope.tenant.id);
-    if (current) this.session.checkForm(req, current.csrfToken);
-    await this.session.end(req, res);
+    this.session.checkSignOut(req, current);
+    if (current) await this.session.end(res, current);
     redirect(res, `${scope.base}/login`);
   }
 

@@ -4,13 +4,18 @@ import { ConsoleController } from '../frame/console-controller.js';
 import { Console, type ConsolePrincipal } from '../frame/console-principal.js';
 import { ConsoleResponder } from '../frame/console-responder.js';
 import { ConsolePage, StepUp } from '../frame/console.guard.js';
+import { StaffInvitationPresenter } from './staff-invitation.presenter.js';
 import { StaffPresenter } from './staff.presenter.js';
 
-/** `/console/staff`: Administrators invite staff, change roles, reset a person's second factor. */
+/**
+ * `/console/staff`: Administrators invite staff, resend or revoke an invitation not used yet,
+ * change roles, reset a person's second factor.
+ */
 @ConsoleController('staff')
 export class StaffController {
   constructor(
     private readonly staff: StaffPresenter,
+    private readonly invitations: StaffInvitationPresenter,
     private readonly out: ConsoleResponder,
   ) {}
 
@@ -44,6 +49,25 @@ export class StaffController {
   @StepUp()
   setRoles(@Console() who: ConsolePrincipal, @Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     return this.out.send(res, who, this.staff.setRoles(who, id, req));
+  }
+
+  @Post(':id/invitation/resend')
+  @ConsolePage('Tenant.Manage')
+  @StepUp()
+  resendInvitation(@Console() who: ConsolePrincipal, @Param('id') id: string, @Res() res: Response): Promise<void> {
+    return this.out.send(res, who, this.invitations.resend(who, id));
+  }
+
+  @Get(':id/invitation/revoke')
+  @ConsolePage('Tenant.Manage')
+  confirmRevokeInvitation(@Console() who: ConsolePrincipal, @Param('id') id: string, @Res() res: Response): Promise<void> {
+    return this.out.send(res, who, this.invitations.confirmRevoke(who, id));
+  }
+
+  @Post(':id/invitation/revoke')
+  @ConsolePage('Tenant.Manage')
+  revokeInvitation(@Console() who: ConsolePrincipal, @Param('id') id: string, @Res() res: Response): Promise<void> {
+    return this.out.send(res, who, this.invitations.revoke(who, id));
   }
 
   @Get(':id/reset-mfa')

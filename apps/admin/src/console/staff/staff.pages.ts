@@ -1,5 +1,6 @@
 import { ROLES, type Role } from '@gatehouse/accounts';
 import type { StaffMemberView } from '@gatehouse/provisioning';
+import { invitationBadge, invitationSection } from './staff-invitation.pages.js';
 import {
   type FieldErrors,
   type SafeHtml,
@@ -40,7 +41,8 @@ export function factorBadge(member: StaffMemberView): SafeHtml {
 
 export function statusBadge(member: StaffMemberView): SafeHtml {
   if (member.status === 'disabled') return badge('disabled', 'bad');
-  return member.lockedUntil ? badge(`locked until ${when(member.lockedUntil)}`, 'bad') : badge('active', 'good');
+  if (member.lockedUntil) return badge(`locked until ${when(member.lockedUntil)}`, 'bad');
+  return invitationBadge(member) ?? badge('active', 'good');
 }
 
 export function staffList(base: string, staff: StaffMemberView[]): SafeHtml {
@@ -109,6 +111,7 @@ function summary(member: StaffMemberView): SafeHtml {
 export function memberPage(input: { base: string; csrf: string; member: StaffMemberView; roles: readonly string[]; errors: FieldErrors }): SafeHtml {
   const { base, member } = input;
   return html`<section class="panel" aria-labelledby="profile"><h2 id="profile">Profile</h2>${summary(member)}</section>
+    ${invitationSection(input)}
     <section class="panel" aria-labelledby="roles-heading">
       <h2 id="roles-heading">Roles</h2>
       ${member.roles.length
@@ -131,8 +134,10 @@ export function memberPage(input: { base: string; csrf: string; member: StaffMem
     </section>
     <section class="panel" aria-labelledby="factor-heading">
       <h2 id="factor-heading">Second factor</h2>
-      <p>Lost phone and recovery codes? Resetting removes the authenticator app and the recovery codes and signs the person out everywhere; they set up a new app at their next sign-in.</p>
-      <p><a class="button secondary" href="${base}/staff/${member.id}/reset-mfa">Reset second factor…</a></p>
+      ${member.authenticatorSince
+        ? html`<p>Lost phone and recovery codes? Resetting removes the authenticator app and the recovery codes and signs the person out everywhere; they set up a new app at their next sign-in.</p>
+            <p><a class="button secondary" href="${base}/staff/${member.id}/reset-mfa">Reset second factor…</a></p>`
+        : html`<p>None set up yet: ${member.displayName} sets up an authenticator app at their first sign-in, so there is nothing to reset.</p>`}
     </section>`;
 }
 

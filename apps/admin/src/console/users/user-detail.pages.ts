@@ -35,6 +35,8 @@ export interface UserDetailInput {
   base: string;
   csrf: string;
   user: UserView;
+  /** Not signed in with a password of their own yet: until when their newest link works. */
+  invitedUntil: Date | null;
   may: UserAbilities;
   sections: SectionSummary[];
   /** Sections not yet open to the user, for the invitation form. */
@@ -52,6 +54,14 @@ export function lockText(user: UserView, now = new Date()): string | null {
   if (!user.lockedUntil || new Date(user.lockedUntil) <= now) return null;
   const until = new Date(user.lockedUntil);
   return `Locked until ${utc(until)} (${duration(until, now)} from now) after ${user.failedSignIns} failed sign-in attempts in a row.`;
+}
+
+/** What the status says of someone who has not set a password yet. */
+function invitedText(until: Date | null, now = new Date()): string | null {
+  if (!until) return null;
+  return until > now
+    ? `Has not set a password yet; the link mailed to them works until ${utc(until)}.`
+    : `Has not set a password yet; the link mailed to them expired at ${utc(until)}. Reset the password to send a new one.`;
 }
 
 const button = (action: string, csrf: string, label: string, kind: 'secondary' | 'danger' = 'secondary') =>
@@ -84,7 +94,7 @@ function status(input: UserDetailInput): SafeHtml {
       ? html`<p class="hint">${user.displayName} holds a role: only an Administrator manages their account.</p>`
       : '';
   return html`<section class="panel" aria-labelledby="status"><h2 id="status">Status</h2>
-    <p>${userStatusBadge(user)} ${user.status === 'disabled' ? 'Cannot sign in; their clients get no tokens.' : lock ?? 'Can sign in.'}
+    <p>${userStatusBadge(user, input.invitedUntil)} ${user.status === 'disabled' ? 'Cannot sign in; their clients get no tokens.' : lock ?? invitedText(input.invitedUntil) ?? 'Can sign in.'}
       ${user.mustChangePassword ? ' Must choose a new password at the next sign-in.' : ''}</p>
     ${actions}</section>`;
 }
@@ -144,7 +154,7 @@ function invitations(input: UserDetailInput): SafeHtml {
 function actorCell(input: UserDetailInput, event: AuditEventView): SafeHtml | string {
   const { userId, clientId, type } = event.actor;
   if (!userId) return type === 'system' ? 'Gatehouse' : html`client <code>${clientId ?? type}</code>`;
-  const name = userId === input.user.id ? 'this user' : (input.actors.get(userId) ?? 'a former user');
+  const name = userId === input.user.id ? 'this user' : (event.actor.name ?? input.actors.get(userId) ?? 'a former user');
   return html`<a href="${input.base}/users/${userId}">${name}</a>${clientId ? html` (with client <code>${clientId}</code>)` : ''}`;
 }
 

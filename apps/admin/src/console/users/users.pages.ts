@@ -34,9 +34,14 @@ export const STATUS_OPTIONS: Option[] = [
 
 const ROLE_OPTIONS: Option[] = [{ value: '', label: 'Any role' }, ...ROLES.map((r) => ({ value: r, label: r }))];
 
-export function userStatusBadge(user: Pick<UserView, 'status' | 'lockedUntil'>, now = new Date()): SafeHtml {
+/**
+ * The status as one word. `invitedUntil`: the person has not set a password yet, and their newest
+ * link works until then ("invited") or worked until then ("invitation expired").
+ */
+export function userStatusBadge(user: Pick<UserView, 'status' | 'lockedUntil'>, invitedUntil?: Date | null, now = new Date()): SafeHtml {
   if (user.status === 'disabled') return badge('disabled', 'bad');
   if (user.lockedUntil && new Date(user.lockedUntil) > now) return badge('locked', 'bad');
+  if (invitedUntil) return invitedUntil > now ? badge('invited', 'warn') : badge('invitation expired', 'bad');
   return badge('active', 'good');
 }
 
@@ -48,6 +53,8 @@ export interface UserListInput {
   base: string;
   filters: UserListFilters;
   users: UserView[];
+  /** Who has not set a password yet, with the end of their newest link. */
+  invited: ReadonlyMap<string, Date>;
   newer?: string;
   older?: string | null;
 }
@@ -73,7 +80,7 @@ export function userList(input: UserListInput): SafeHtml {
         { header: 'Name', cell: (u: UserView) => html`<a href="${base}/users/${u.id}">${u.displayName}</a>` },
         { header: 'Username', cell: (u) => html`<code>${u.username}</code>` },
         { header: 'Email', cell: (u) => u.email },
-        { header: 'Status', cell: (u) => userStatusBadge(u) },
+        { header: 'Status', cell: (u) => userStatusBadge(u, input.invited.get(u.id)) },
         { header: 'Roles', cell: (u) => (u.roles.length ? roleBadges(u.roles) : '—') },
         { header: 'Last sign-in', cell: (u) => lastSignIn(u) },
       ],

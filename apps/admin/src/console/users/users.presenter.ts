@@ -51,7 +51,7 @@ export class UsersPresenter {
       title: 'Users',
       lead: 'People who sign in to the documentation, and staff.',
       action: who.permissions.includes('Users.Manage') ? html`<a class="button" href="${who.base}/users/new">New user</a>` : undefined,
-      body: userList({ base: who.base, filters, users: items, newer, older }),
+      body: userList({ base: who.base, filters, users: items, newer, older, invited: await this.users.invitedUntil(who.tenantId, items.map((u) => u.id)) }),
       flash: valid ? undefined : [{ kind: 'error', text: Object.values(errors)[0]! }],
       status: valid ? 200 : 400,
     };
@@ -130,11 +130,12 @@ export class UsersPresenter {
       audit: who.permissions.includes('Audit.Read'),
       roles: who.permissions.includes('Tenant.Manage'),
     };
-    const [sections, invitations, history, all] = await Promise.all([
+    const [sections, invitations, history, all, invited] = await Promise.all([
       this.docs.sectionsOf(who.tenantId, id),
       may.invite ? this.invitations.list(who.tenantId, { userId: id, limit: 200 }).then((p) => p.items.reverse()) : Promise.resolve([]),
       may.audit ? this.audit.list(who.tenantId, { target: id, limit: 20 }).then((p) => p.items) : Promise.resolve(null),
       this.sectionOptions(who),
+      this.users.invitedUntil(who.tenantId, [id]),
     ]);
     const open = new Set(sections.map((s) => s.slug));
     return {
@@ -144,6 +145,7 @@ export class UsersPresenter {
         base: who.base,
         csrf: who.csrfToken,
         user,
+        invitedUntil: invited.get(id) ?? null,
         may,
         sections,
         closed: all.filter((o) => !open.has(o.value)),

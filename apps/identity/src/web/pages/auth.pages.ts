@@ -42,7 +42,7 @@ export function passwordFieldErrors(verdict: PasswordVerdict): FieldErrors {
 export function loginPage(input: { csrf: string; returnTo: string; username?: string; error?: string }): SafeHtml {
   const invalid = Boolean(input.error);
   return html`${formError(input.error)}
-    <p>Sign in with the username and password you received from your contact person.</p>
+    <p>Log in with your username and your password. Your username is in the mail that set up your account.</p>
     ${postForm({
       action: '/login',
       csrf: input.csrf,
@@ -66,7 +66,11 @@ export function loginPage(input: { csrf: string; returnTo: string; username?: st
         invalid,
         describedBy: invalid ? 'form-error' : undefined,
       })}`,
-    })}`;
+    })}
+    <ul class="links">
+      <li><a href="/password-reset">Forgot your password?</a></li>
+      <li>No account yet? <a href="/request-access">Request access</a></li>
+    </ul>`;
 }
 
 const RULES = `${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters. A passphrase of several words works well. Common passwords and your username are refused.`;

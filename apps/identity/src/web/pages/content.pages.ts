@@ -41,8 +41,9 @@ export function invitationPage(input: {
 }
 
 /** Whom to ask about a link that no longer works. */
-export function askContact(contactEmail: string | undefined): SafeHtml {
+export function askContact(contactEmail: string | undefined, contactName?: string): SafeHtml {
+  const mailto = html`<a href="mailto:${contactEmail}">${contactEmail}</a>`;
   return contactEmail
-    ? html`Please ask <a href="mailto:${contactEmail}">${contactEmail}</a> for a new invitation.`
+    ? html`Please ask ${contactName ? html`${contactName} (${mailto})` : mailto} for a new invitation.`
     : html`Please ask your contact person for a new invitation.`;
 }

@@ -191,15 +191,22 @@ export function requestSentPage(): SafeHtml {
     </p>`;
 }
 
+/**
+ * The confirmation link's page. Nobody has confirmed the address yet, so what the requester typed
+ * is shown as theirs, quoted, never as our words.
+ */
 export function confirmRequestPage(input: {
   csrf: string;
   action: string;
-  requesterName: string;
-  what: string;
+  typed: Array<[string, string]>;
   expiresAt: Date;
 }): SafeHtml {
-  return html`<p>${input.requesterName}, please confirm your request for ${input.what}.</p>
-    <p>Pressing <strong>Confirm</strong> passes it to the contact person, who decides on it.</p>
+  return html`<p>A request for access was made with your email address. This is what was typed into the form:</p>
+    <figure class="quoted">
+      <blockquote><dl class="summary">${input.typed.map(([label, value]) => html`<dt>${label}</dt><dd>${value}</dd>`)}</dl></blockquote>
+      <figcaption>— as typed by whoever sent the request</figcaption>
+    </figure>
+    <p>If you sent it, press <strong>Confirm</strong>: it goes to the contact person, who decides on it. If not, close this page.</p>
     <p class="hint">This link works until ${utc(input.expiresAt)}.</p>
     <form method="post" action="${input.action}">
       <input type="hidden" name="_csrf" value="${input.csrf}" />

@@ -1,10 +1,10 @@
-import { type SafeHtml, authenticationCodeField, hiddenInputs, html, postForm, signInRefusal } from '@gatehouse/views';
+import { type SafeHtml, authenticationCodeField, hiddenInputs, html, postForm, wrongCodeRefusal } from '@gatehouse/views';
 
 export const WRONG_CODE = 'That code did not work. Enter the code your authenticator app shows now; each code works once.';
 
 /** What a refused code says: the lock and its end, when the wrong codes set one. */
 export function codeRefusal(lockedUntil: Date | null, now = new Date()): string {
-  return signInRefusal(lockedUntil, WRONG_CODE, now);
+  return lockedUntil ? wrongCodeRefusal(lockedUntil, now) : WRONG_CODE;
 }
 
 /**

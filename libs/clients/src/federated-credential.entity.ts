@@ -1,0 +1,78 @@
+import {
+  Check,
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+  type Relation,
+  UpdateDateColumn,
+} from 'typeorm';
+import { Tenant } from '@gatehouse/tenants';
+import { ApiClient } from './api-client.entity.js';
+
+/**
+ * A federated credential (Entra's federated identity credential): the client proves itself with a
+ * token that another issuer signed — a GitHub Actions job's, a Kubernetes service account's, another
+ * tenant's — when that token's issuer, subject (or claims, by expression) and audience match. Nothing
+ * secret is stored.
+ */
+@Entity({ name: 'client_federated_credentials' })
+@Index('client_federated_credentials_client_name_key', ['apiClientId', 'name'], { unique: true })
+@Index('client_federated_credentials_tenant_issuer_idx', ['tenantId', 'issuer'])
+@Check(
+  'client_federated_credentials_one_matcher_check',
+  `("subject" IS NULL) <> ("claims_expression" IS NULL) AND ("claims_expression" IS NULL) = ("claims_expression_version" IS NULL)`,
+)
+export class FederatedCredential {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ type: 'uuid' })
+  tenantId: string;
+
+  @ManyToOne(() => Tenant, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'tenant_id' })
+  tenant?: Relation<Tenant>;
+
+  @Column({ type: 'uuid' })
+  apiClientId: string;
+
+  @ManyToOne(() => ApiClient, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'api_client_id' })
+  apiClient?: Relation<ApiClient>;
+
+  /** Unique per client, fixed once created (as Entra's). */
+  @Column({ type: 'text' })
+  name: string;
+
+  /** The `iss` the external token must carry, compared exactly. */
+  @Column({ type: 'text' })
+  issuer: string;
+
+  /** The `sub` the external token must carry, compared exactly; null when an expression decides. */
+  @Column({ type: 'text', nullable: true })
+  subject: string | null;
+
+  /** Entra's flexible form (`claims['sub'] matches '…'`); null when `subject` decides. */
+  @Column({ type: 'text', nullable: true })
+  claimsExpression: string | null;
+
+  @Column({ type: 'smallint', nullable: true })
+  claimsExpressionVersion: number | null;
+
+  /** One of them must be in the external token's `aud`. */
+  @Column({ type: 'text', array: true })
+  audiences: string[];
+
+  @Column({ type: 'text', default: '' })
+  description: string;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ type: 'timestamptz' })
+  updatedAt: Date;
+}
