@@ -62,7 +62,7 @@ async function page(jar: Jar, url: string, form?: Record<string, string>): Promi
  * the activation link, the link sets a password, the enrolment page gives the TOTP secret, a code
  * from it finishes the sign-in.
  */
-export async function consoleSession(p: Provisioned, admin: RunningServer): Promise<string> {
+export async function consoleSession(p: Provisioned, admin: RunningServer): Promise<{ cookie: string; base: string }> {
   const { stdout } = await promisify(execFile)(
     process.execPath,
     [
@@ -92,6 +92,8 @@ export async function consoleSession(p: Provisioned, admin: RunningServer): Prom
   const { activationUrl } = JSON.parse(stdout) as { activationUrl: string };
   const jar = new Jar();
   const activation = activationUrl.replace(CONSOLE_ORIGIN, admin.url);
+  // With several tenants on the server the console lives under /t/{tenant}/console.
+  const base = new URL(activationUrl).pathname.replace(/\/activate\/.*$/, '');
   const form = await page(jar, activation);
   const set = await page(jar, activation, {
     _csrf: csrfOf(form.text),
@@ -99,15 +101,15 @@ export async function consoleSession(p: Provisioned, admin: RunningServer): Prom
     confirmPassword: PASSWORD,
   });
   if (set.status !== 303) throw new Error(`console activation answered ${set.status}: ${said(set.text)}`);
-  const enrol = await page(jar, `${admin.url}/console/enroll`);
+  const enrol = await page(jar, `${admin.url}${base}/enroll`);
   const secret = /secret=([A-Z2-7]+)/.exec(enrol.text)?.[1] ?? /data-secret="([A-Z2-7]+)"/.exec(enrol.text)?.[1];
   if (!secret) throw new Error('the enrolment page showed no TOTP secret');
   const code = new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate();
-  const done = await page(jar, `${admin.url}/console/enroll`, { _csrf: csrfOf(enrol.text), code });
+  const done = await page(jar, `${admin.url}${base}/enroll`, { _csrf: csrfOf(enrol.text), code });
   if (done.status !== 200) throw new Error(`console enrolment answered ${done.status}`);
-  const overview = await page(jar, `${admin.url}/console`);
+  const overview = await page(jar, `${admin.url}${base}`);
   if (overview.status !== 200) throw new Error(`the console's Overview answered ${overview.status} after sign-in`);
-  return jar.header();
+  return { cookie: jar.header(), base };
 }
 
 /** p95 and p99 of one console page under 4 connections: 1 s warm-up, then 5 s (in smoke: 40 requests). */
@@ -140,14 +142,14 @@ export async function measureConsolePages(
   admin: RunningServer,
   search: string,
 ): Promise<ConsolePageFigure[]> {
-  const cookie = await consoleSession(p, admin);
+  const { cookie, base } = await consoleSession(p, admin);
   const paths = [
-    '/console/users',
-    `/console/users?search=${encodeURIComponent(search)}`,
-    '/console/clients',
-    '/console/clients?state=awaiting_scopes',
-    '/console/audit',
-    `/console/audit?action=${encodeURIComponent('client.scopes.set')}`,
+    `${base}/users`,
+    `${base}/users?search=${encodeURIComponent(search)}`,
+    `${base}/clients`,
+    `${base}/clients?state=awaiting_scopes`,
+    `${base}/audit`,
+    `${base}/audit?action=${encodeURIComponent('client.scopes.set')}`,
   ];
   const figures: ConsolePageFigure[] = [];
   for (const path of paths) {

@@ -38,4 +38,11 @@ describe('log redaction', () => {
     expect(maskUrl('/docs/handbook?TOKEN=abc')).toBe('/docs/handbook?TOKEN=[redacted]');
     expect(maskUrl('/handover')).toBe('/handover');
   });
+
+  it('masks a link carried in the query, as the login prompt carries where to go back to', () => {
+    expect(maskUrl('/login?returnTo=/invitations/abcDEF123')).toBe('/login?returnTo=/invitations/[redacted]');
+    expect(maskUrl('/login?returnTo=%2Finvitations%2FabcDEF123&x=1')).toBe('/login?returnTo=%2Finvitations%2F[redacted]&x=1');
+    expect(maskUrl('/login?returnTo=/handover/abc/reveal')).toBe('/login?returnTo=/handover/[redacted]/reveal');
+    expect(maskUrl('/login?returnTo=/docs/handbook')).toBe('/login?returnTo=/docs/handbook');
+  });
 });

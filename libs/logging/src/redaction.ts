@@ -37,6 +37,8 @@ export const REDACT_PATHS = [
  */
 const LINK_SEGMENTS = new Set(['invitations', 'activate', 'reset-password', 'password-reset', 'handover', 'confirm']);
 const SECRET_IN_QUERY = /([?&](?:client_secret|client_assertion|token|password|code)=)[^&#]*/gi;
+/** A link path carried in the query (`/login?returnTo=/invitations/…`), plain or percent-encoded. */
+const LINK_IN_QUERY = new RegExp(`((?:/|%2f)(?:${[...LINK_SEGMENTS].join('|')})(?:/|%2f))[^&#/]+`, 'gi');
 
 function segmentName(segment: string): string {
   try {
@@ -52,5 +54,5 @@ export function maskUrl(url: string): string {
   const segments = (end < 0 ? url : url.slice(0, end)).split('/');
   const link = segments.findIndex((segment) => LINK_SEGMENTS.has(segmentName(segment)));
   const path = link >= 0 && link < segments.length - 1 ? [...segments.slice(0, link + 1), '[redacted]'].join('/') : segments.join('/');
-  return path + (end < 0 ? '' : url.slice(end).replace(SECRET_IN_QUERY, '$1[redacted]'));
+  return path + (end < 0 ? '' : url.slice(end).replace(SECRET_IN_QUERY, '$1[redacted]').replace(LINK_IN_QUERY, '$1[redacted]'));
 }
