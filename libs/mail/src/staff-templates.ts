@@ -1,4 +1,4 @@
-import { type RenderedEmail, escapeHtml } from './templates.js';
+import { type RenderedEmail, escapeHtml, mailTime } from './templates.js';
 
 export interface StaffInvitationMail {
   displayName: string;
@@ -14,7 +14,7 @@ export function staffInvitationEmail(input: StaffInvitationMail): RenderedEmail 
   const lines = [
     `Hello ${input.displayName},`,
     `You have been given the ${input.role} role in the Gatehouse console of ${input.organisation}. Your username is ${input.username}.`,
-    `Open the link below to choose a password and set up an authenticator app (any TOTP app, such as the one on your phone). The link can be used once and expires at ${input.expiresAt.toISOString()}.`,
+    `Open the link below to choose a password and set up an authenticator app (any TOTP app, such as the one on your phone). The link can be used once and expires at ${mailTime(input.expiresAt)}.`,
   ];
   const html = `<!doctype html>\n<html><head><meta charset="utf-8"><title>Your console access</title></head>\n<body>\n${lines
     .map((line) => `<p>${escapeHtml(line)}</p>`)

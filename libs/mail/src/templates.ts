@@ -36,6 +36,11 @@ export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
 }
 
+/** `2026-12-01 14:00 UTC`: the one way pages and mails write a time, unambiguous for a reader anywhere. */
+export function mailTime(date: Date): string {
+  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
 /** Subjects are one line whatever the data says. */
 export function oneLine(value: string): string {
   return value.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ').slice(0, 200);
@@ -63,7 +68,7 @@ export function invitationEmail(input: InvitationMail): RenderedEmail {
   const lines = [
     `Hello ${input.displayName},`,
     `You have been invited to the documentation sections: ${input.sections.join(', ')}.`,
-    `Open the link below, log in and accept the invitation. It expires at ${input.expiresAt.toISOString()}.`,
+    `Open the link below, log in and accept the invitation. It expires at ${mailTime(input.expiresAt)}.`,
   ];
   return {
     template: 'invitation',
@@ -84,7 +89,7 @@ export function activationEmail(input: AccountLinkMail): RenderedEmail {
   const lines = [
     `Hello ${input.displayName},`,
     `An account with the username ${input.username} has been set up for you.`,
-    `Choose your password with the link below. It can be used once and expires at ${input.expiresAt.toISOString()}.`,
+    `Choose your password with the link below. It can be used once and expires at ${mailTime(input.expiresAt)}.`,
   ];
   return {
     template: 'activation',
@@ -98,7 +103,7 @@ export function passwordResetEmail(input: AccountLinkMail): RenderedEmail {
   const lines = [
     `Hello ${input.displayName},`,
     `The password of your account ${input.username} has been reset by an administrator; the old one no longer works.`,
-    `Choose a new password with the link below. It can be used once and expires at ${input.expiresAt.toISOString()}.`,
+    `Choose a new password with the link below. It can be used once and expires at ${mailTime(input.expiresAt)}.`,
   ];
   return {
     template: 'password-reset',
@@ -118,7 +123,7 @@ export interface PasswordChangedMail {
 export function passwordChangedEmail(input: PasswordChangedMail): RenderedEmail {
   const lines = [
     `Hello ${input.displayName},`,
-    `The password of your account ${input.username} was changed at ${input.changedAt.toISOString()}, and your other sessions were ended.`,
+    `The password of your account ${input.username} was changed at ${mailTime(input.changedAt)}, and your other sessions were ended.`,
     'If you did not change it, ask your contact person to reset your password at once.',
   ];
   return {
@@ -139,7 +144,7 @@ export interface SecretExpiryMail {
 
 export function secretExpiryEmail(input: SecretExpiryMail): RenderedEmail {
   const lines = [
-    `The client secret "${input.secretDisplayName}" (starting with ${input.secretHint}) of the API client ${input.clientDisplayName} (${input.clientId}) expires at ${input.expiresAt.toISOString()}.`,
+    `The client secret "${input.secretDisplayName}" (starting with ${input.secretHint}) of the API client ${input.clientDisplayName} (${input.clientId}) expires at ${mailTime(input.expiresAt)}.`,
     'Issue a new secret, deploy it, then revoke the old one before that time to avoid an outage.',
   ];
   return {

@@ -40,6 +40,10 @@ export class AccessRequestRepository {
     return repository.findOne({ where: { tenantId, id }, relations: { apiClient: true } });
   }
 
+  findByClient(tenantId: string, apiClientId: string): Promise<AccessRequest | null> {
+    return this.manager().getRepository(AccessRequest).findOne({ where: { tenantId, apiClientId }, relations: { apiClient: true } });
+  }
+
   findByConfirmToken(tenantId: string, tokenHash: Buffer, em?: EntityManager): Promise<AccessRequest | null> {
     return this.manager(em).getRepository(AccessRequest).findOneBy({ tenantId, confirmTokenHash: tokenHash });
   }

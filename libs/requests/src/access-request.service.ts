@@ -161,6 +161,12 @@ export class AccessRequestService {
     return filter.backward ? { ...page, items: page.items.reverse() } : page;
   }
 
+  /** The access request whose approval created the API client (by its object id), if one did. */
+  async findByClient(tenantId: string, apiClientId: string): Promise<AccessRequestView | null> {
+    const request = await this.requests.findByClient(tenantId, apiClientId);
+    return request ? toAccessRequestView(request) : null;
+  }
+
   async get(tenantId: string, id: string): Promise<AccessRequestView> {
     const request = await this.requests.findById(tenantId, id);
     if (!request) throw new AccessRequestError(AccessRequestErrorCode.NotFound, 'No such access request.');

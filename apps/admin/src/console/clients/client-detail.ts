@@ -12,6 +12,7 @@ import {
 } from '@gatehouse/clients';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { HandoverService } from '@gatehouse/handovers';
+import { AccessRequestService } from '@gatehouse/requests';
 import { type Crumb, type SafeHtml, html } from '@gatehouse/views';
 import type { ConsolePrincipal } from '../frame/console-principal.js';
 import type { ConsoleView } from '../frame/console-responder.js';
@@ -51,6 +52,7 @@ export class ClientDetail {
     private readonly apis: ApiService,
     private readonly audit: AuditService,
     private readonly users: UserService,
+    private readonly requests: AccessRequestService,
   ) {}
 
   /** The breadcrumb of a page under a client (Clients › name › last), its name and path. */
@@ -110,8 +112,9 @@ export class ClientDetail {
       this.abilities(who, client),
     ]);
     const history = can.readHistory ? await this.history(who.tenantId, clientId) : null;
+    const origin = who.permissions.includes('Requests.Read') ? await this.requests.findByClient(who.tenantId, client.objectId) : null;
     const base = who.base;
-    const body: SafeHtml = html`${clientSummary({ client, tenantName: who.tenant.displayName, tenantId: who.tenantId, tokenEndpoint: this.tokenEndpoint(who), ownerName, canAssign: can.assignScopes })}
+    const body: SafeHtml = html`${clientSummary({ client, tenantName: who.tenant.displayName, tenantId: who.tenantId, tokenEndpoint: this.tokenEndpoint(who), ownerName, canAssign: can.assignScopes, origin: origin && { href: `${base}/requests/${origin.id}`, requester: origin.requesterName, organisation: origin.organisation } })}
     ${scopesSection({ base, csrf: who.csrfToken, client, apis, granted: state.scopes ?? client.scopes, can, error: state.scopesError })}
     ${credentialsSection({ base, client, secrets, certificates, can })}
     ${federationSection({ base, client, credentials: federated, can })}

@@ -178,6 +178,8 @@ export function clientSummary(input: {
   tokenEndpoint: string;
   ownerName: string | null;
   canAssign: boolean;
+  /** The access request whose approval created the client. */
+  origin?: { href: string; requester: string; organisation: string } | null;
 }): SafeHtml {
   const { client } = input;
   return html`<section class="panel" aria-labelledby="summary-heading">
@@ -202,7 +204,11 @@ export function clientSummary(input: {
           : ''
       }
       <dt>Created</dt>
-      <dd>${timeTag(new Date(client.createdAt))}</dd>
+      <dd>
+        ${timeTag(new Date(client.createdAt))}${input.origin
+          ? html`, by approving <a href="${input.origin.href}" id="origin-request">the access request of ${input.origin.requester} (${input.origin.organisation})</a>`
+          : ''}
+      </dd>
     </dl>
   </section>`;
 }

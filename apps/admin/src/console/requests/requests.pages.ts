@@ -19,17 +19,23 @@ import {
   postForm,
   table,
   textareaField,
+  expiryTag,
   timeTag,
 } from '@gatehouse/views';
 
+/** One word (or few) per state, the same on the badge and in the filter. */
+export const REQUEST_STATE_LABELS: Readonly<Record<AccessRequestStatus, string>> = {
+  submitted: 'waiting for a decision',
+  unverified: 'address not confirmed',
+  approved: 'approved, not yet handed over',
+  fulfilled: 'fulfilled',
+  rejected: 'rejected',
+  expired: 'expired unconfirmed',
+};
+
 export const STATE_OPTIONS: Option[] = [
-  { value: 'submitted', label: 'Waiting for a decision' },
-  { value: 'unverified', label: 'Address not confirmed yet' },
-  { value: 'approved', label: 'Approved, not yet handed over' },
-  { value: 'fulfilled', label: 'Fulfilled' },
-  { value: 'rejected', label: 'Rejected' },
-  { value: 'expired', label: 'Expired unconfirmed' },
-  { value: 'all', label: 'Any state' },
+  ...Object.entries(REQUEST_STATE_LABELS).map(([value, label]) => ({ value, label })),
+  { value: 'all', label: 'any state' },
 ];
 
 const TONE: Record<AccessRequestStatus, BadgeTone> = {
@@ -41,7 +47,7 @@ const TONE: Record<AccessRequestStatus, BadgeTone> = {
   expired: 'neutral',
 };
 
-export const stateBadge = (r: Pick<AccessRequestView, 'status'>) => badge(r.status, TONE[r.status]);
+export const stateBadge = (r: Pick<AccessRequestView, 'status'>) => badge(REQUEST_STATE_LABELS[r.status] ?? r.status, TONE[r.status]);
 
 /** "Account + API (Orders sync)". */
 export function whatText(r: AccessRequestView): string {
@@ -108,10 +114,14 @@ export interface DecisionInput {
 function decision(input: DecisionInput): SafeHtml {
   const { base, csrf, request: r, errors } = input;
   const path = `${base}/requests/${r.id}`;
-  const sectionChoice = r.account && input.sections.length
-    ? html`${checkboxGroup({ name: 'sections', label: 'Invite the new user to these sections', options: input.sections, values: input.approve.sections, error: errors.sections })}
-      ${inputField({ name: 'expiresInHours', label: 'Invitation valid for (hours)', hint: '1 to 720; 168 is a week.', value: input.approve.expiresInHours, inputmode: 'numeric', error: errors.expiresInHours })}`
-    : '';
+  const noSections = html`<p class="empty" id="no-sections">There are no documentation sections yet, so the new user is invited to none: the
+      requester gets an activation link. <a href="${base}/docs/new">Create a documentation section</a> first to invite them to it.</p>`;
+  const sectionChoice = !r.account
+    ? ''
+    : !input.sections.length
+      ? noSections
+      : html`${checkboxGroup({ name: 'sections', label: 'Invite the new user to these sections', options: input.sections, values: input.approve.sections, error: errors.sections })}
+      ${inputField({ name: 'expiresInHours', label: 'Invitation valid for (hours)', hint: '1 to 720; 168 is a week.', value: input.approve.expiresInHours, inputmode: 'numeric', error: errors.expiresInHours })}`;
   const creates = [r.account ? 'the user account (the requester gets one link to choose a password: the invitation\'s when you choose sections, else an activation link)' : '', r.api ? `the API client "${r.api.systemName}", awaiting scopes from the IT department` : ''].filter(Boolean).join(' and ');
   return html`<section class="panel" aria-labelledby="decide"><h2 id="decide">Decision</h2>
     <h3>Approve</h3>
@@ -151,7 +161,7 @@ function trail(input: TrailInput): SafeHtml {
   const rows: SafeHtml[] = [];
   if (r.decidedAt) {
     const by = input.decider ? html` by <a href="${base}/users/${input.decider.id}">${input.decider.displayName}</a>` : '';
-    rows.push(html`<dt>Decided</dt><dd>${stateBadge({ status: r.status === 'rejected' ? 'rejected' : 'approved' })} ${timeTag(new Date(r.decidedAt))}${by}</dd>`);
+    rows.push(html`<dt>Decided</dt><dd>${r.status === 'rejected' ? badge('rejected', 'bad') : badge('approved', 'good')} ${timeTag(new Date(r.decidedAt))}${by}</dd>`);
     if (r.decisionNote) rows.push(html`<dt>Note to the requester</dt><dd>${r.decisionNote}</dd>`);
   }
   if (r.userId) {
@@ -165,7 +175,7 @@ function trail(input: TrailInput): SafeHtml {
     rows.push(html`<dt>Client</dt><dd><a href="${base}/clients/${r.clientId}">${name}</a>${c ? html` ${clientStateBadge(c.state)}` : ''}</dd>`);
   }
   for (const h of input.handovers ?? []) {
-    rows.push(html`<dt>Handover</dt><dd>to ${h.recipientEmail}: ${badge(h.status)} ${h.revealedAt ? html`revealed ${timeTag(new Date(h.revealedAt))}` : html`link valid until ${timeTag(new Date(h.expiresAt))}`}</dd>`);
+    rows.push(html`<dt>Handover</dt><dd>to ${h.recipientEmail}: ${badge(h.status)} ${h.revealedAt ? html`revealed ${timeTag(new Date(h.revealedAt))}` : expiryTag(new Date(h.expiresAt), { future: 'link expires', past: 'link expired' })}</dd>`);
   }
   if (r.credentialsDeliveredAt) rows.push(html`<dt>Credentials</dt><dd>handed over ${timeTag(new Date(r.credentialsDeliveredAt))}</dd>`);
   if (r.fulfilledAt) rows.push(html`<dt>Fulfilled</dt><dd>${timeTag(new Date(r.fulfilledAt))}</dd>`);

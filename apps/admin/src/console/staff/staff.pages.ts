@@ -1,4 +1,4 @@
-import { ROLES, type Role } from '@gatehouse/accounts';
+import { ROLES, ROLE_NAMES, type Role } from '@gatehouse/accounts';
 import type { StaffMemberView } from '@gatehouse/provisioning';
 import { invitationBadge, invitationSection } from './staff-invitation.pages.js';
 import {
@@ -24,12 +24,7 @@ export const ROLE_HINTS: Record<Role, string> = {
   Auditor: 'reads the audit log, users and clients; changes nothing',
 };
 
-const ROLE_LABELS: Record<Role, string> = {
-  Administrator: 'Administrator',
-  ContactPerson: 'Contact person',
-  ITDepartment: 'IT department',
-  Auditor: 'Auditor',
-};
+const ROLE_LABELS = ROLE_NAMES;
 
 export function roleBadges(roles: readonly Role[]): SafeHtml {
   return roles.length ? html`${roles.map((role) => html`${badge(ROLE_LABELS[role])} `)}` : badge('no role', 'warn');

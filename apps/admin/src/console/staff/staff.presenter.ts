@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
-import { type AccountReset, AccountError, AccountErrorCode, type Role, UserService, accountResetLines } from '@gatehouse/accounts';
+import { type AccountReset, AccountError, AccountErrorCode, type Role, UserService, accountResetLines, roleNames } from '@gatehouse/accounts';
 import { StaffAccessService, StaffError, StaffErrorCode, usernameFromEmail } from '@gatehouse/provisioning';
 import { type FieldErrors, html, utc } from '@gatehouse/views';
 import { CreateUserDto, UpdateUserDto } from '../../dto/users.dto.js';
@@ -82,11 +82,11 @@ export class StaffPresenter {
     try {
       const updated = await this.users.update(who.tenantId, who, id, { roles: roles as Role[] });
       if (updated.accountReset) {
-        const text = `${updated.displayName} now holds: ${updated.roles.join(', ')}. A console activation link went to ${updated.email} (valid until ${utc(updated.accountReset.activation.expiresAt)}). ${resetText(updated.accountReset)}`;
+        const text = `${updated.displayName} now holds: ${roleNames(updated.roles)}. A console activation link went to ${updated.email} (valid until ${utc(updated.accountReset.activation.expiresAt)}). ${resetText(updated.accountReset)}`;
         return { redirect: `${who.base}/staff/${id}`, flash: { kind: 'warning', text } };
       }
       const text = updated.roles.length
-        ? `${updated.displayName} now holds: ${updated.roles.join(', ')}. It takes effect on their next click.`
+        ? `${updated.displayName} now holds: ${roleNames(updated.roles)}. It takes effect on their next click.`
         : `${updated.displayName} holds no role now and can no longer sign in to the console.`;
       return { redirect: `${who.base}/staff/${id}`, flash: { kind: 'success', text } };
     } catch (error) {

@@ -1,4 +1,4 @@
-import { ROLES, type UserView } from '@gatehouse/accounts';
+import { ROLES, ROLE_NAMES, type UserView } from '@gatehouse/accounts';
 import {
   type FieldErrors,
   type Option,
@@ -32,7 +32,7 @@ export const STATUS_OPTIONS: Option[] = [
   { value: 'disabled', label: 'Disabled' },
 ];
 
-const ROLE_OPTIONS: Option[] = [{ value: '', label: 'Any role' }, ...ROLES.map((r) => ({ value: r, label: r }))];
+const ROLE_OPTIONS: Option[] = [{ value: '', label: 'Any role' }, ...ROLES.map((r) => ({ value: r, label: ROLE_NAMES[r] }))];
 
 /**
  * The status as one word. `invitedUntil`: the person has not set a password yet, and their newest
