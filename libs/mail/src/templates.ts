@@ -117,6 +117,8 @@ export interface PasswordChangedMail {
   displayName: string;
   username: string;
   changedAt: Date;
+  /** The "Forgot your password?" page, where the owner chooses a new one themselves. */
+  resetUrl: string;
 }
 
 /** Tells the owner of an account that its password changed, so an unexpected change is noticed. */
@@ -124,13 +126,13 @@ export function passwordChangedEmail(input: PasswordChangedMail): RenderedEmail 
   const lines = [
     `Hello ${input.displayName},`,
     `The password of your account ${input.username} was changed at ${mailTime(input.changedAt)}, and your other sessions were ended.`,
-    'If you did not change it, ask your contact person to reset your password at once.',
+    'If you did not change it, someone else may know your password: choose a new one at once with the link below ("Forgot your password?"). It ends every session of your account.',
   ];
   return {
     template: 'password-changed',
     subject: 'Your password was changed',
-    text: `${lines.join('\n\n')}\n`,
-    html: page('Your password was changed', lines),
+    text: `${lines.join('\n\n')}\n\n${input.resetUrl}\n`,
+    html: page('Your password was changed', lines, { href: input.resetUrl, label: 'Choose a new password' }),
   };
 }
 

@@ -13,6 +13,7 @@ import {
   checkboxGroup,
   duration,
   filterForm,
+  listUrl,
   html,
   inputField,
   pager,
@@ -55,26 +56,48 @@ export function whatText(r: AccessRequestView): string {
   return parts.join(' + ');
 }
 
-export function requestQueue(input: { base: string; state: string; requests: AccessRequestView[]; previous?: string; next: string | null }): SafeHtml {
+export function requestQueue(input: {
+  base: string;
+  state: string;
+  q: string;
+  sort: string;
+  requests: AccessRequestView[];
+  previous?: string;
+  next: string | null;
+}): SafeHtml {
   const { base } = input;
+  const filters = { status: input.state, q: input.q, sort: input.sort };
   return html`${filterForm({
       action: `${base}/requests`,
       submit: 'Show',
-      fields: [{ kind: 'select', name: 'status', label: 'State', options: STATE_OPTIONS, value: input.state }],
+      keep: { sort: input.sort },
+      fields: [
+        { kind: 'text', name: 'q', id: 'filter-q', label: 'Search', hint: 'Name, email, organisation or system', value: input.q },
+        { kind: 'select', name: 'status', label: 'State', options: STATE_OPTIONS, value: input.state },
+      ],
     })}
     ${table({
-      caption: 'Access requests, oldest first',
+      caption: input.sort ? 'Access requests' : 'Access requests, oldest first',
+      sorting: { current: input.sort, url: (sort) => listUrl(`${base}/requests`, { ...filters, sort }) },
       columns: [
-        { header: 'Requester', cell: (r: AccessRequestView) => html`<a href="${base}/requests/${r.id}">${r.requesterName}</a><br /><span class="hint">${r.requesterEmail}</span>` },
-        { header: 'Organisation', cell: (r) => r.organisation },
+        { header: 'Requester', sort: 'requester', cell: (r: AccessRequestView) => html`<a href="${base}/requests/${r.id}">${r.requesterName}</a><br /><span class="hint">${r.requesterEmail}</span>` },
+        { header: 'Organisation', sort: 'organisation', cell: (r) => r.organisation },
         { header: 'What', cell: (r) => whatText(r) },
         { header: 'State', cell: (r) => stateBadge(r) },
         { header: 'Age', cell: (r) => html`<time datetime="${r.createdAt}">${duration(new Date(), new Date(r.createdAt))}</time>` },
       ],
       rows: input.requests,
-      empty: input.state === 'submitted' ? 'Nothing waiting for a decision.' : 'No access requests in this state.',
+      empty: input.q
+        ? html`No access request in this state matches “${input.q}”. <a href="${listUrl(`${base}/requests`, { status: input.state })}">Clear the search</a>.`
+        : input.state === 'submitted' ? 'Nothing waiting for a decision.' : 'No access requests in this state.',
     })}
-    ${pager({ path: `${base}/requests`, filters: { status: input.state }, newer: input.previous, older: input.next, labels: { newer: 'Older', older: 'Newer' } })}`;
+    ${pager({
+      path: `${base}/requests`,
+      filters,
+      newer: input.previous,
+      older: input.next,
+      labels: input.sort ? { newer: 'Previous', older: 'Next' } : { newer: 'Older', older: 'Newer' },
+    })}`;
 }
 
 function filedBy(input: TrailInput): SafeHtml | string {

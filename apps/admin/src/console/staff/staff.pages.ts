@@ -137,6 +137,13 @@ export function memberPage(input: { base: string; csrf: string; member: StaffMem
 }
 
 export function resetConfirmation(input: { base: string; csrf: string; member: StaffMemberView }): SafeHtml {
+  if (!input.member.authenticatorSince) {
+    return html`<p>
+        <strong>${input.member.displayName}</strong> has no second factor yet: they set up an authenticator app at their
+        first sign-in, so there is nothing to reset.
+      </p>
+      <p><a href="${input.base}/staff/${input.member.id}">Back to ${input.member.displayName}</a></p>`;
+  }
   return html`<p>
       This removes the authenticator app and every recovery code of <strong>${input.member.displayName}</strong>
       (<code>${input.member.username}</code>) and ends all their sessions. At their next sign-in they set up a new
