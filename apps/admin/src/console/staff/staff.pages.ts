@@ -6,9 +6,11 @@ import {
   type SafeHtml,
   badge,
   checkboxGroup,
+  filterForm,
   formError,
   html,
   inputField,
+  listUrl,
   postForm,
   selectField,
   table,
@@ -40,20 +42,30 @@ export function statusBadge(member: StaffMemberView): SafeHtml {
   return invitationBadge(member) ?? badge('active', 'good');
 }
 
-export function staffList(base: string, staff: StaffMemberView[]): SafeHtml {
-  return table({
+export function staffList(base: string, staff: StaffMemberView[], query: { q: string; sort: string } = { q: '', sort: '' }): SafeHtml {
+  const path = `${base}/staff`;
+  return html`${filterForm({
+    action: path,
+    submit: 'Search',
+    keep: { sort: query.sort },
+    fields: [{ kind: 'text', name: 'q', id: 'filter-q', label: 'Search', hint: 'Part of a name, username or email', value: query.q }],
+  })}
+  ${table({
     caption: 'Staff of this tenant',
+    sorting: { current: query.sort || 'name', url: (sort) => listUrl(path, { q: query.q, sort: sort === 'name' ? '' : sort }) },
     columns: [
-      { header: 'Name', cell: (m: StaffMemberView) => html`<a href="${base}/staff/${m.id}">${m.displayName}</a>` },
-      { header: 'Username', cell: (m) => html`<code>${m.username}</code>` },
-      { header: 'Email', cell: (m) => m.email },
+      { header: 'Name', sort: 'name', cell: (m: StaffMemberView) => html`<a href="${base}/staff/${m.id}">${m.displayName}</a>` },
+      { header: 'Username', sort: 'username', cell: (m) => html`<code>${m.username}</code>` },
+      { header: 'Email', sort: 'email', cell: (m) => m.email },
       { header: 'Roles', cell: (m) => roleBadges(m.roles) },
       { header: 'Second factor', cell: (m) => factorBadge(m) },
       { header: 'Status', cell: (m) => statusBadge(m) },
     ],
     rows: staff,
-    empty: 'No staff yet. Invite the first person with "Invite staff".',
-  });
+    empty: query.q
+      ? html`No staff member matches “${query.q}”. <a href="${path}">Clear the search</a>, or invite them with "Invite staff".`
+      : 'No staff yet. Invite the first person with "Invite staff".',
+  })}`;
 }
 
 export interface InviteForm {
