@@ -19,7 +19,7 @@ const characters = (n: string) => `${n} character${n === '1' ? '' : 's'}`;
 
 /** Constraint name → the message in plain words (null: keep the library's words). */
 const REPHRASE: Readonly<Record<string, Rephrase>> = {
-  isEmail: (subject) => (subject.toLowerCase() === 'email' ? 'Enter a valid email address' : `${subject} must be a valid email address`),
+  isEmail: () => 'Enter a valid email address',
   maxLength: (subject, message) => {
     const n = number(message, /or equal to (\d+)/);
     return n ? `${subject} must be at most ${characters(n)}` : null;
