@@ -57,7 +57,7 @@ describe('console words and lists in a browser', () => {
     await expect(page.getByRole('link', { name: 'Forgot your password?' }).getAttribute('href')).resolves.toBe('http://localhost:3000/password-reset');
     await checkPage(page, shots, 'sign-in');
     await signInInBrowser(page, `${app.origin}/console/login`, carla, await app.staff.secondFactor(carla));
-  });
+  }, 90_000);
 
   it('access requests: search and sort by a column header, with aria-sort', async () => {
     await page.goto(`${app.origin}/console/requests?status=all`);
@@ -70,13 +70,13 @@ describe('console words and lists in a browser', () => {
     await expect(page.getByRole('link', { name: 'Otto Other' }).count()).resolves.toBe(1);
     await expect(page.getByRole('link', { name: 'Rita Requester' }).count()).resolves.toBe(0);
     await checkPage(page, shots, 'requests-search');
-  });
+  }, 90_000);
 
   it('an approval without documentation sections says so and links to create one', async () => {
     await page.goto(`${app.origin}/console/requests/${ids.otto}`);
     await expect(page.getByRole('link', { name: 'Create a documentation section' }).getAttribute('href')).resolves.toBe('/console/docs/new');
     await checkPage(page, shots, 'request-no-sections');
-  });
+  }, 90_000);
 
   it('the client made by an approval links to its request; no scopes yet links to APIs & scopes', async () => {
     await page.goto(`${app.origin}/console/requests/${ids.rita}`);
@@ -87,7 +87,7 @@ describe('console words and lists in a browser', () => {
     await expect(page.locator('#origin-request').getAttribute('href')).resolves.toBe(`/console/requests/${ids.rita}`);
     await expect(page.getByRole('link', { name: 'APIs & scopes' }).last().getAttribute('href')).resolves.toBe('/console/apis');
     await checkPage(page, shots, 'client-origin');
-  });
+  }, 90_000);
 
   it('users and staff sort by their columns; staff are searched', async () => {
     await page.goto(`${app.origin}/console/users`);
@@ -103,5 +103,5 @@ describe('console words and lists in a browser', () => {
     await expect(page.getByRole('link', { name: 'Carla Example' }).count()).resolves.toBe(1);
     await expect(page.getByRole('link', { name: 'Ivan Example' }).count()).resolves.toBe(0);
     await checkPage(page, shots, 'staff-search');
-  });
+  }, 90_000);
 });
