@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserService } from '@gatehouse/accounts';
 import { SYSTEM_ACTOR } from '@gatehouse/audit';
 import { OutboxDeliveryService, passwordChangedEmail } from '@gatehouse/mail';
+import { TenantSettingsService } from '@gatehouse/provisioning';
 import { AccessRequestService } from '@gatehouse/requests';
 import { type ConsoleApp, type ConsoleFixtures, type StaffMember, csrfOf, pagerLink, startConsoleApp } from './support/console.js';
 import { SmtpSink } from './support/smtp-sink.js';
@@ -235,5 +236,13 @@ describe('console: one vocabulary and the way forward', () => {
     const usernames = [...byUsername.text.matchAll(/<td data-label="Username"[^>]*><code>([^<]+)<\/code>/g)].map((m) => m[1]);
     expect(usernames).toEqual([...usernames].sort().reverse());
     expect(usernames).toContain('ivan');
+  });
+
+  it('the tenant is renamed through its settings, and pages call it by its new name', async () => {
+    const settings = admin.get(TenantSettingsService);
+    const renamed = await settings.update(tenantId, SYSTEM_ACTOR, { displayName: '  Acme Freight  ' });
+    expect(renamed).toMatchObject({ slug: SLUG, displayName: 'Acme Freight' });
+    expect(visibleText((await carlaAgent.get('/console').expect(200)).text)).toContain('Signed in to Acme Freight as Contact person.');
+    await expect(settings.update(tenantId, SYSTEM_ACTOR, { displayName: '   ' })).resolves.toMatchObject({ displayName: 'Acme Freight' });
   });
 });
