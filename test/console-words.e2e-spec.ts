@@ -120,7 +120,7 @@ describe('console: one vocabulary and the way forward', () => {
     const approved = await staff.post(carlaAgent, `/console/requests/${ids.rita}`, `/console/requests/${ids.rita}/approve`, { note: '' });
     expect(approved.status).toBe(303);
     await admin.get(OutboxDeliveryService).deliverDue();
-    await sink.waitFor((m) => m.envelopeTo.includes('iris@acme.example'));
+    await sink.waitFor((m) => m.envelopeTo.includes('iris@acme.example') && m.subject === 'Set up your Gatehouse console access');
     expect(sink.messages.length).toBeGreaterThanOrEqual(3);
     for (const mail of sink.messages) {
       const words = `${mail.subject}\n${mail.text}`;
@@ -128,7 +128,7 @@ describe('console: one vocabulary and the way forward', () => {
       expect(words, mail.subject).not.toContain(SLUG);
       expect(words, mail.subject).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:\d\d/); // no ISO 8601 stamps: "2026-12-01 14:00 UTC"
     }
-    const invitation = sink.messages.find((m) => m.envelopeTo.includes('iris@acme.example'))!;
+    const invitation = sink.messages.find((m) => m.envelopeTo.includes('iris@acme.example') && m.subject === 'Set up your Gatehouse console access')!;
     expect(invitation.text).toContain('as IT department');
     expect(invitation.text).toMatch(/expires at \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
   });
@@ -166,7 +166,7 @@ describe('console: one vocabulary and the way forward', () => {
     expect(confirm.text).toContain('nothing to reset');
     expect(confirm.text).not.toContain('Reset the second factor</button>');
 
-    const mail = sink.messages.find((m) => m.envelopeTo.includes('iris@acme.example'))!;
+    const mail = sink.messages.find((m) => m.envelopeTo.includes('iris@acme.example') && m.subject === 'Set up your Gatehouse console access')!;
     const link = /https?:\/\/[^/\s]+(\/console\/activate\/[A-Za-z0-9_-]+)/.exec(mail.text)![1]!;
     const iris = request.agent(admin.getHttpServer());
     const form = await iris.get(link).expect(200);
