@@ -56,6 +56,10 @@ export const KNOWN_EVENTS = [
   'invitation.expired',
   'invitation.resent',
   'invitation.revoked',
+  'organisation.created',
+  'organisation.offboarded',
+  'organisation.restored',
+  'organisation.updated',
   'tenant.settings.updated',
   /** An emergency rollover of the tenant's signing key (details: the new and previous kid, whether it was revoked). */
   'tenant.signing_key.rolled_over',
