@@ -41,6 +41,7 @@ export const KNOWN_EVENTS = [
   'client.handover.resent',
   'client.handover.revealed',
   'client.handover.revoked',
+  'client.organisation.set',
   'client.scopes.set',
   'client.secret.created',
   'client.secret.expiry_warned',

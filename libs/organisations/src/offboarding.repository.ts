@@ -6,6 +6,8 @@ import type { OffboardingPreview } from './organisation.view.js';
 type ClientChange = OffboardingRecord['clients'][number];
 
 /**
+ * (Each change is a data-modifying CTE read by a SELECT: the driver then answers the rows alone.)
+ *
  * The set-based statements of an offboarding and its restore, each in the caller's transaction
  * (one statement per kind of row, never one per row). Restore touches only the rows named in the
  * offboarding's record, and only while they are still as the offboarding left them.
@@ -16,27 +18,31 @@ export class OffboardingRepository {
   async offboard(em: EntityManager, tenantId: string, organisationId: string): Promise<OffboardingRecord> {
     const args = [tenantId, organisationId];
     const users: Array<{ id: string }> = await em.query(
-      `UPDATE users SET status = 'disabled', updated_at = now()
-        WHERE tenant_id = $1 AND organisation_id = $2 AND status = 'active' RETURNING id`,
+      `WITH changed AS (UPDATE users SET status = 'disabled', updated_at = now()
+                         WHERE tenant_id = $1 AND organisation_id = $2 AND status = 'active' RETURNING id)
+       SELECT id FROM changed`,
       args,
     );
     const clients: ClientChange[] = await em.query(
       `WITH before AS (SELECT id, client_id, state FROM api_clients
-                        WHERE tenant_id = $1 AND organisation_id = $2 AND state <> 'disabled' FOR UPDATE)
-       UPDATE api_clients a SET state = 'disabled', updated_at = now() FROM before
-        WHERE a.id = before.id RETURNING before.id, before.client_id AS "clientId", before.state`,
+                        WHERE tenant_id = $1 AND organisation_id = $2 AND state <> 'disabled' FOR UPDATE),
+            changed AS (UPDATE api_clients a SET state = 'disabled', updated_at = now() FROM before
+                         WHERE a.id = before.id RETURNING before.id, before.client_id AS "clientId", before.state)
+       SELECT * FROM changed`,
       args,
     );
     const invitations: Array<{ id: string }> = await em.query(
-      `UPDATE invitations i SET status = 'revoked', revoked_at = now(), updated_at = now() FROM users u
-        WHERE u.id = i.user_id AND u.tenant_id = $1 AND u.organisation_id = $2 AND i.tenant_id = $1
-          AND i.status = 'pending' AND i.expires_at > now() RETURNING i.id`,
+      `WITH changed AS (UPDATE invitations i SET status = 'revoked', revoked_at = now(), updated_at = now() FROM users u
+                         WHERE u.id = i.user_id AND u.tenant_id = $1 AND u.organisation_id = $2 AND i.tenant_id = $1
+                           AND i.status = 'pending' AND i.expires_at > now() RETURNING i.id)
+       SELECT id FROM changed`,
       args,
     );
     const handovers: Array<{ id: string }> = await em.query(
-      `UPDATE credential_handovers h SET status = 'revoked', revoked_at = now(), updated_at = now() FROM api_clients c
-        WHERE c.id = h.api_client_id AND c.tenant_id = $1 AND c.organisation_id = $2 AND h.tenant_id = $1
-          AND h.status = 'pending' AND h.expires_at > now() RETURNING h.id`,
+      `WITH changed AS (UPDATE credential_handovers h SET status = 'revoked', revoked_at = now(), updated_at = now() FROM api_clients c
+                         WHERE c.id = h.api_client_id AND c.tenant_id = $1 AND c.organisation_id = $2 AND h.tenant_id = $1
+                           AND h.status = 'pending' AND h.expires_at > now() RETURNING h.id)
+       SELECT id FROM changed`,
       args,
     );
     const sessions: Array<{ n: number }> = await em.query(
@@ -58,25 +64,29 @@ export class OffboardingRepository {
   /** Reverses the record: what is still as the offboarding left it gets its state back. Returns what was restored. */
   async restore(em: EntityManager, tenantId: string, record: OffboardingRecord): Promise<OffboardingRecord> {
     const users: Array<{ id: string }> = await em.query(
-      `UPDATE users SET status = 'active', updated_at = now()
-        WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND status = 'disabled' RETURNING id`,
+      `WITH changed AS (UPDATE users SET status = 'active', updated_at = now()
+                         WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND status = 'disabled' RETURNING id)
+       SELECT id FROM changed`,
       [tenantId, record.userIds],
     );
     const clients: ClientChange[] = await em.query(
-      `UPDATE api_clients a SET state = r.state, updated_at = now()
-         FROM jsonb_to_recordset($2::jsonb) AS r(id uuid, state text)
-        WHERE a.id = r.id AND a.tenant_id = $1 AND a.state = 'disabled' AND r.state IN ('active', 'awaiting_scopes')
-        RETURNING a.id, a.client_id AS "clientId", a.state`,
+      `WITH changed AS (UPDATE api_clients a SET state = r.state, updated_at = now()
+                          FROM jsonb_to_recordset($2::jsonb) AS r(id uuid, state text)
+                         WHERE a.id = r.id AND a.tenant_id = $1 AND a.state = 'disabled' AND r.state IN ('active', 'awaiting_scopes')
+                         RETURNING a.id, a.client_id AS "clientId", a.state)
+       SELECT * FROM changed`,
       [tenantId, JSON.stringify(record.clients)],
     );
     const invitations: Array<{ id: string }> = await em.query(
-      `UPDATE invitations SET status = 'pending', revoked_at = NULL, updated_at = now()
-        WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND status = 'revoked' RETURNING id`,
+      `WITH changed AS (UPDATE invitations SET status = 'pending', revoked_at = NULL, updated_at = now()
+                         WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND status = 'revoked' RETURNING id)
+       SELECT id FROM changed`,
       [tenantId, record.invitationIds],
     );
     const handovers: Array<{ id: string }> = await em.query(
-      `UPDATE credential_handovers SET status = 'pending', revoked_at = NULL, updated_at = now()
-        WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND status = 'revoked' RETURNING id`,
+      `WITH changed AS (UPDATE credential_handovers SET status = 'pending', revoked_at = NULL, updated_at = now()
+                         WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND status = 'revoked' RETURNING id)
+       SELECT id FROM changed`,
       [tenantId, record.handoverIds],
     );
     return {
