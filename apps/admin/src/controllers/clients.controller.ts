@@ -57,13 +57,13 @@ export class ClientsController {
   }
 
   @Put(':clientId/organisation')
+  @RequirePermission('Clients.Manage')
   @ApiOperation({
     summary: 'Put the client into a partner organisation, or out of its one with null',
     description: 'Its own operation (not a field of a client PATCH): belonging to a partner is the contact person\'s call, network limits are the IT department\'s.',
   })
   @ApiJsonBody(SetOrganisationDto, { organisationId: '0b7f3c1e-5d7a-4a57-9a43-8f3c1b2d4e5f' })
   @ApiProblems(409)
-  @RequirePermission('Clients.Manage')
   @ApiOkResponse({ type: ClientResponse })
   setOrganisation(@Principal() principal: AdminPrincipal, @Param('clientId') clientId: string, @Body() body: SetOrganisationDto): Promise<ClientView> {
     return this.clients.setOrganisation(principal.tenantId, principal, clientId, body.organisationId);
