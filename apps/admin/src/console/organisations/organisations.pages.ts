@@ -8,9 +8,10 @@ const TONES: Record<string, BadgeTone> = { active: 'good', disabled: 'bad', awai
 const state = (value: string) => badge(value.replace('_', ' '), TONES[value] ?? 'neutral');
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-/** A link to an organisation's page from a user, client or request page ("—" when none). */
-export function organisationLink(base: string, organisation: { id: string; name: string } | null): SafeHtml | string {
-  return organisation ? html`<a href="${base}/organisations/${organisation.id}">${organisation.name}</a>` : '—';
+/** The organisation on a user, client or request page: a link for those who may open it, else its name ("—" when none). */
+export function organisationLink(base: string, organisation: { id: string; name: string } | null, linked = true): SafeHtml | string {
+  if (!organisation) return '—';
+  return linked ? html`<a href="${base}/organisations/${organisation.id}">${organisation.name}</a>` : organisation.name;
 }
 
 export function organisationList(input: { base: string; page: Page<OrganisationView>; search: string; state: string; canManage: boolean }): SafeHtml {
