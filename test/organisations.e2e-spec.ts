@@ -182,7 +182,7 @@ describe('partner organisations: offboarding and restore', () => {
     const audit = (await call('get', `/audit-events?action=organisation.offboarded`, auditor.token)).body.items[0];
     expect(audit.details).toMatchObject({ name: 'Acme Logistics', sessionsEnded: 1 });
     expect(JSON.stringify(audit)).not.toContain(working.secret);
-  });
+  }, 90_000);
 
   it('a contact person cannot offboard an organisation that holds staff; an Administrator can', async () => {
     const staffed = (await call('post', '/organisations', contact.token, { name: 'Staffed Partner' })).body;
