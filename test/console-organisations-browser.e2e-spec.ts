@@ -84,7 +84,7 @@ describe('console organisations in a browser (DESIGN §12)', () => {
     await checkPage(page, shots, 'organisation-offboard-confirm');
     await page.getByRole('button', { name: 'Offboard Acme Logistics' }).click();
     await page.getByRole('heading', { name: 'Acme Logistics', level: 1 }).waitFor();
-    expect(await flash()).toContain('Acme Logistics offboarded: 1 people and 1 clients disabled');
+    expect(await flash()).toContain('Acme Logistics offboarded: 1 person and 1 client disabled, 0 invitations and 1 handover revoked');
     await expect(page.getByText('offboarded', { exact: true }).count()).resolves.toBeGreaterThan(0);
     await checkPage(page, shots, 'organisation-offboarded');
     expect((await app.db.query(`SELECT state FROM api_clients WHERE client_id = $1`, [client.clientId]))[0].state).toBe('disabled');

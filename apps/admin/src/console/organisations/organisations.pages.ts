@@ -6,7 +6,7 @@ const STATE_TONES: Record<OrganisationState, BadgeTone> = { active: 'good', offb
 export const organisationBadge = (state: OrganisationState) => badge(state, STATE_TONES[state]);
 const TONES: Record<string, BadgeTone> = { active: 'good', disabled: 'bad', awaiting_scopes: 'warn', pending: 'neutral', revealed: 'good', expired: 'warn', revoked: 'bad' };
 const state = (value: string) => badge(value.replace('_', ' '), TONES[value] ?? 'neutral');
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** The organisation on a user, client or request page: a link for those who may open it, else its name ("—" when none). */
 export function organisationLink(base: string, organisation: { id: string; name: string } | null, linked = true): SafeHtml | string {
@@ -62,7 +62,7 @@ function summary(base: string, o: OrganisationDetail, offboardedBy: string | nul
       <dt>Organisation id</dt>
       <dd><code class="mono" data-copy="organisation id">${o.id}</code></dd>
       <dt>State</dt>
-      <dd>${organisationBadge(o.state)}${o.state === 'offboarded' && o.offboardedAt ? html` since ${timeTag(new Date(o.offboardedAt))}${offboardedBy ? ` by ${offboardedBy}` : ''}` : ''}</dd>
+      <dd>${organisationBadge(o.state)}${o.state === 'offboarded' && o.offboardedAt ? html` ${timeTag(new Date(o.offboardedAt))}${offboardedBy ? ` by ${offboardedBy}` : ''}` : ''}</dd>
       ${record
         ? html`<dt>The offboarding</dt>
             <dd>disabled ${plural(record.usersDisabled, 'person', 'people')} and ${plural(record.clientsDisabled, 'client')}, revoked ${plural(record.invitationsRevoked, 'invitation')} and ${plural(record.handoversRevoked, 'handover')}, ended ${plural(record.sessionsEnded, 'session')}. Restore reverses exactly that.</dd>`
@@ -130,7 +130,9 @@ export function organisationDetail(input: { base: string; csrf: string; organisa
   const path = `${input.base}/organisations/${o.id}`;
   const restore =
     input.canManage && o.state === 'offboarded'
-      ? postForm({ action: `${path}/restore`, csrf: input.csrf, submit: 'Restore', body: html`<p>Restore enables again what the offboarding disabled and makes its invitations and handovers pending again; what was disabled before stays so.</p>` })
+      ? html`<section class="panel" aria-labelledby="restore-heading"><h2 id="restore-heading">Restore</h2>
+          ${postForm({ action: `${path}/restore`, csrf: input.csrf, submit: 'Restore', body: html`<p>Restore enables again what the offboarding disabled and makes its invitations and handovers pending again (until they expire); what was disabled before stays so. Sessions that were ended stay ended: people sign in again.</p>` })}
+        </section>`
       : '';
   return html`${summary(input.base, o, input.offboardedBy, input.canAudit)}${restore}${members(input.base, o)}`;
 }

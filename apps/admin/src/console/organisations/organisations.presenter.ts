@@ -7,7 +7,7 @@ import { CreateOrganisationDto } from '../../dto/organisations.dto.js';
 import { field, formErrors, queryField } from '../frame/console-forms.js';
 import type { ConsolePrincipal } from '../frame/console-principal.js';
 import type { ConsoleResult, ConsoleView } from '../frame/console-responder.js';
-import { newOrganisationForm, offboardConfirmation, organisationDetail, organisationList } from './organisations.pages.js';
+import { newOrganisationForm, offboardConfirmation, organisationDetail, organisationList, plural } from './organisations.pages.js';
 
 const STATES: readonly string[] = ['active', 'offboarded'];
 
@@ -95,7 +95,7 @@ export class OrganisationsPresenter {
     const path = `${who.base}/organisations/${id}`;
     if (before.state === 'offboarded' || !after.offboarding) return { redirect: path, flash: { kind: 'info', text: `${after.name} was already offboarded: nothing changed.` } };
     const r = after.offboarding;
-    const text = `${after.name} offboarded: ${r.usersDisabled} people and ${r.clientsDisabled} clients disabled, ${r.invitationsRevoked} invitations and ${r.handoversRevoked} handovers revoked, ${r.sessionsEnded} sessions ended. The contact persons have been told.`;
+    const text = `${after.name} offboarded: ${plural(r.usersDisabled, 'person', 'people')} and ${plural(r.clientsDisabled, 'client')} disabled, ${plural(r.invitationsRevoked, 'invitation')} and ${plural(r.handoversRevoked, 'handover')} revoked, ${plural(r.sessionsEnded, 'session')} ended. The contact persons have been told by mail.`;
     return { redirect: path, flash: { kind: 'success', text } };
   }
 
