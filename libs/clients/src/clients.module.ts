@@ -16,11 +16,12 @@ import { FederatedCredentialService } from './federated-credential.service.js';
 import { ScopeResolver } from './scope-resolver.js';
 import { CredentialPolicyRepository } from './policy/credential-policy.repository.js';
 import { CredentialPolicyService } from './policy/credential-policy.service.js';
+import { ClientLimitsService } from './limits/client-limits.service.js';
 import { SecretExpiryWarningService } from './secret-expiry-warning.service.js';
 
 @Module({
   imports: [AuditModule, AccountsModule, ApisModule, MailModule],
-  providers: [CredentialPolicyRepository, CredentialPolicyService, AdminCallerRepository, ClientRepository, ClientBrowseRepository, ClientBrowseService, ScopeResolver, ClientService, ClientCertificateService, FederatedCredentialRepository, FederatedCredentialService, SecretExpiryWarningService, OwnedCredentialsRepository, OwnedCredentialsService],
-  exports: [CredentialPolicyService, AdminCallerRepository, ClientService, ClientBrowseService, ClientCertificateService, FederatedCredentialRepository, FederatedCredentialService, ClientRepository, SecretExpiryWarningService, OwnedCredentialsService],
+  providers: [ClientLimitsService, CredentialPolicyRepository, CredentialPolicyService, AdminCallerRepository, ClientRepository, ClientBrowseRepository, ClientBrowseService, ScopeResolver, ClientService, ClientCertificateService, FederatedCredentialRepository, FederatedCredentialService, SecretExpiryWarningService, OwnedCredentialsRepository, OwnedCredentialsService],
+  exports: [ClientLimitsService, CredentialPolicyService, AdminCallerRepository, ClientService, ClientBrowseService, ClientCertificateService, FederatedCredentialRepository, FederatedCredentialService, ClientRepository, SecretExpiryWarningService, OwnedCredentialsService],
 })
 export class ClientsModule {}

@@ -29,4 +29,6 @@ export * from './policy/credential-policy.input.js';
 export * from './policy/credential-policy.entity.js';
 export * from './policy/credential-policy.repository.js';
 export * from './policy/credential-policy.service.js';
+export * from './limits/source-ranges.js';
+export * from './limits/client-limits.service.js';
 export * from './clients.module.js';

@@ -77,6 +77,7 @@ export function clientStatus(code: ClientErrorCode): number {
     case ClientErrorCode.UnknownScopes:
     case ClientErrorCode.AdminScopesNotAssignable:
     case ClientErrorCode.InvalidSecretExpiry:
+    case ClientErrorCode.InvalidLimits:
       return 400;
     case ClientErrorCode.OwnerPrivileged:
     case ClientErrorCode.OwnerRequiresAdministrator:
@@ -217,7 +218,9 @@ export class ProblemFilter implements ExceptionFilter {
       return problem(400, error.code, error.message, { errors: [{ field: 'cursor', message: error.message }] });
     }
     if (error instanceof ClientError) {
-      const errors = error.items.map((item) => ({ field: 'scopes', message: `unknown or not assignable: ${item}` }));
+      const errors = error.field
+        ? [{ field: error.field, message: error.message }]
+        : error.items.map((item) => ({ field: 'scopes', message: `unknown or not assignable: ${item}` }));
       return problem(clientStatus(error.code), error.code, error.message, errors.length ? { errors } : {});
     }
     if (error instanceof FederatedCredentialError) {
