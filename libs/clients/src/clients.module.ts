@@ -16,12 +16,13 @@ import { FederatedCredentialService } from './federated-credential.service.js';
 import { ScopeResolver } from './scope-resolver.js';
 import { CredentialPolicyRepository } from './policy/credential-policy.repository.js';
 import { CredentialPolicyService } from './policy/credential-policy.service.js';
+import { PolicyBreachRepository } from './policy/policy-breach.repository.js';
 import { ClientLimitsService } from './limits/client-limits.service.js';
 import { SecretExpiryWarningService } from './secret-expiry-warning.service.js';
 
 @Module({
   imports: [AuditModule, AccountsModule, ApisModule, MailModule],
-  providers: [ClientLimitsService, CredentialPolicyRepository, CredentialPolicyService, AdminCallerRepository, ClientRepository, ClientBrowseRepository, ClientBrowseService, ScopeResolver, ClientService, ClientCertificateService, FederatedCredentialRepository, FederatedCredentialService, SecretExpiryWarningService, OwnedCredentialsRepository, OwnedCredentialsService],
+  providers: [PolicyBreachRepository, ClientLimitsService, CredentialPolicyRepository, CredentialPolicyService, AdminCallerRepository, ClientRepository, ClientBrowseRepository, ClientBrowseService, ScopeResolver, ClientService, ClientCertificateService, FederatedCredentialRepository, FederatedCredentialService, SecretExpiryWarningService, OwnedCredentialsRepository, OwnedCredentialsService],
   exports: [ClientLimitsService, CredentialPolicyService, AdminCallerRepository, ClientService, ClientBrowseService, ClientCertificateService, FederatedCredentialRepository, FederatedCredentialService, ClientRepository, SecretExpiryWarningService, OwnedCredentialsService],
 })
 export class ClientsModule {}

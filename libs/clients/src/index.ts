@@ -29,6 +29,7 @@ export * from './policy/credential-policy.input.js';
 export * from './policy/credential-policy.entity.js';
 export * from './policy/credential-policy.repository.js';
 export * from './policy/credential-policy.service.js';
+export * from './policy/policy-breach.repository.js';
 export * from './limits/source-ranges.js';
 export * from './limits/client-limits.service.js';
 export * from './clients.module.js';

@@ -5,7 +5,13 @@ import { type Actor, AuditService } from '@gatehouse/audit';
 import { CredentialPolicyError, CredentialPolicyErrorCode } from './credential-policy.errors.js';
 import { type CredentialPolicyInput, type CredentialPolicyView, policyFromInput, toCredentialPolicyView } from './credential-policy.input.js';
 import { CredentialPolicyRepository } from './credential-policy.repository.js';
-import { type CredentialPolicy, type PolicyCredential, newCredentialBreach } from './credential-policy.rules.js';
+import { type CredentialPolicy, type PolicyBreach, type PolicyCredential, newCredentialBreach, outsidePolicy } from './credential-policy.rules.js';
+import { type OutsidePolicyRow, PolicyBreachRepository } from './policy-breach.repository.js';
+
+/** A live credential the policy flags, and why. */
+export interface FlaggedCredential extends OutsidePolicyRow {
+  breach: PolicyBreach;
+}
 
 export const CREDENTIAL_POLICY_UPDATED = 'tenant.credential_policy.updated';
 
@@ -19,8 +25,19 @@ export class CredentialPolicyService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly policies: CredentialPolicyRepository,
+    private readonly breaches: PolicyBreachRepository,
     private readonly audit: AuditService,
   ) {}
+
+  /** The tenant's live credentials outside its policy (older than it: flagged, never broken), up to `limit`. */
+  async flagged(tenantId: string, limit = 200): Promise<FlaggedCredential[]> {
+    const policy = await this.policies.find(tenantId);
+    const rows = await this.breaches.list(tenantId, limit);
+    return rows.flatMap((row) => {
+      const breach = outsidePolicy(asPolicyCredential(row), policy);
+      return breach ? [{ ...row, breach }] : [];
+    });
+  }
 
   /** The policy in force for the tenant (the defaults when none was set). */
   policyOf(tenantId: string, em?: EntityManager): Promise<CredentialPolicy> {
@@ -67,4 +84,10 @@ export function refuseOutsidePolicy(credential: PolicyCredential, policy: Creden
   if (!breach) return;
   const named = breach.rule === 'allowedCredentialKinds' ? null : field;
   throw new CredentialPolicyError(CredentialPolicyErrorCode.Outside, breach.message, named, breach.rule);
+}
+
+function asPolicyCredential(row: OutsidePolicyRow): PolicyCredential {
+  if (row.kind === 'secret') return { kind: 'secret', createdAt: row.createdAt, expiresAt: row.expiresAt ?? row.createdAt };
+  if (row.kind === 'certificate') return { kind: 'certificate', notBefore: row.notBefore ?? row.createdAt, notAfter: row.notAfter ?? row.createdAt };
+  return { kind: 'federated' };
 }
