@@ -77,7 +77,7 @@ describe('console: credential policy and client limits', () => {
     await checkPage(page, shots, 'secret-refused');
     const secrets = await app.admin.get(ClientService).listSecrets(app.tenantId, clientId);
     expect(secrets).toHaveLength(1);
-  });
+  }, 120_000);
 
   it('the IT department limits where the client may ask from and how often; bad ranges come back beside the field', async () => {
     const ivan = await app.staff.staff(app.tenantId, ['ITDepartment'], { username: 'ivan' });
@@ -103,7 +103,7 @@ describe('console: credential policy and client limits', () => {
     const client = await app.admin.get(ClientService).get(app.tenantId, clientId);
     expect(client).toMatchObject({ allowedSourceRanges: ['203.0.113.0/24', '2001:db8::/32'], tokensPerHour: 3600 });
     await checkPage(page, shots, 'client-limits');
-  });
+  }, 120_000);
 
   it('is the Administrators’ page alone; others see the limits read only', async () => {
     const carla = await app.staff.staff(app.tenantId, ['ContactPerson'], { username: 'carla' });
@@ -113,5 +113,5 @@ describe('console: credential policy and client limits', () => {
     await page.goto(`${app.origin}/console/clients/${clientId}`);
     await expect(page.getByRole('button', { name: 'Save limits' }).count()).resolves.toBe(0);
     await expect(page.getByText('203.0.113.0/24').count()).resolves.toBe(1);
-  });
+  }, 60_000);
 });

@@ -9,7 +9,13 @@ import { ClientDetail } from './client-detail.js';
 import { wholeNumber } from './client-credentials.presenter.js';
 import type { LimitsForm } from './client-limits.pages.js';
 
-const LABELS = { allowedSourceRanges: 'Allowed source ranges', tokensPerHour: 'Tokens per hour' };
+const LABELS: Record<string, string> = { allowedSourceRanges: 'Allowed source ranges', tokensPerHour: 'Tokens per hour' };
+
+/** The service's message with the field named as the form labels it. */
+function labelled(field: string, message: string): string {
+  const label = LABELS[field];
+  return label && message.startsWith(field) ? label + message.slice(field.length) : message;
+}
 
 /**
  * A client's network restriction and token quota in the console (IT, Scopes.Assign): the use case
@@ -33,7 +39,7 @@ export class ClientLimitsPresenter {
       await this.limits.update(who.tenantId, who, clientId, input as UpdateClientDto);
     } catch (error) {
       if (error instanceof ClientError && error.code === ClientErrorCode.InvalidLimits && error.field) {
-        return this.detail.show(who, clientId, { limits: { values, errors: { [error.field]: error.message } }, status: 400 });
+        return this.detail.show(who, clientId, { limits: { values, errors: { [error.field]: labelled(error.field, error.message) } }, status: 400 });
       }
       throw error;
     }

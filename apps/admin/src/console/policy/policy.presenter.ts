@@ -57,7 +57,9 @@ export class PolicyPresenter {
       await this.policy.update(who.tenantId, who, input as PutCredentialPolicyDto);
     } catch (error) {
       if (error instanceof CredentialPolicyError && error.code === CredentialPolicyErrorCode.Invalid && error.field) {
-        return this.show(who, values, { [error.field]: error.message });
+        const label = LABELS[error.field];
+        const message = label && error.message.startsWith(error.field) ? label + error.message.slice(error.field.length) : error.message;
+        return this.show(who, values, { [error.field]: message });
       }
       throw error;
     }
