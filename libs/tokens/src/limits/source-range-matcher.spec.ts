@@ -38,3 +38,13 @@ describe('source ranges', () => {
     expect(sourceRangeMatcher([])).toBeNull();
   });
 });
+
+describe('source ranges, the address admitted last', () => {
+  it('admits it again at once, and still refuses others', () => {
+    const matcher = new SourceRangeMatcher(['192.0.2.0/24']);
+    expect(matcher.admits('192.0.2.1')).toBe(true);
+    expect(matcher.admits('192.0.2.1')).toBe(true);
+    expect(matcher.admits('198.51.100.1')).toBe(false);
+    expect(matcher.admits('192.0.2.1')).toBe(true);
+  });
+});
