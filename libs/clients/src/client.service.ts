@@ -7,17 +7,22 @@ import { type Actor, AuditService } from '@gatehouse/audit';
 import { type Page, type PageRequest, decodeCursor, pageSize, toPage } from '@gatehouse/database';
 import { SecretHasher, generateClientSecret, secretHint } from '@gatehouse/crypto';
 import { announceChange } from '@gatehouse/database';
+import { OrganisationService } from '@gatehouse/organisations';
 import type { ApiClient, ClientState } from './api-client.entity.js';
 import { ClientError, ClientErrorCode } from './client.errors.js';
 import { ClientRepository } from './client.repository.js';
 import { mayChooseOwner, mayManageClientOf } from './operator-client.policy.js';
 import { type ClientView, type IssuedSecret, type SecretView, toClientView, toSecretView } from './client.view.js';
 import { ScopeResolver } from './scope-resolver.js';
+import { CredentialPolicyService, refuseOutsidePolicy } from './policy/credential-policy.service.js';
+import { MAX_SECRET_DAYS, defaultSecretDays } from './policy/credential-policy.rules.js';
 
 export interface CreateClientInput {
   displayName: string;
   ownerUserId?: string;
   contactEmail?: string;
+  /** The partner organisation the client belongs to (an active one). */
+  organisationId?: string | null;
 }
 
 export interface ClientFilter extends PageRequest {
@@ -38,7 +43,6 @@ export interface IssueSecretInput {
 export type ClientActivatedHook = (em: EntityManager, client: ApiClient, actor: Actor) => Promise<void>;
 
 export const DEFAULT_SECRET_DAYS = 180;
-export const MAX_SECRET_DAYS = 730;
 const DAY_MS = 86_400_000;
 
 /** API clients: lifecycle, granted scopes and secrets. */
@@ -53,6 +57,8 @@ export class ClientService {
     private readonly scopes: ScopeResolver,
     private readonly hasher: SecretHasher,
     private readonly audit: AuditService,
+    private readonly organisations: OrganisationService,
+    private readonly policy: CredentialPolicyService,
   ) {}
 
   onActivated(hook: ClientActivatedHook): void {
@@ -63,8 +69,10 @@ export class ClientService {
   async create(tenantId: string, actor: Actor, input: CreateClientInput, em?: EntityManager): Promise<ClientView> {
     return this.transaction(em, async (tx) => {
       const owner = input.ownerUserId ? await this.requireOwnerFor(tx, tenantId, actor, input.ownerUserId) : null;
+      const organisation = input.organisationId ? await this.organisations.requireAssignable(tx, tenantId, input.organisationId) : null;
       const client = await this.clients.insert(tx, {
         tenantId,
+        organisationId: organisation?.id ?? null,
         clientId: randomUUID(),
         displayName: input.displayName,
         ownerUserId: owner?.id ?? null,
@@ -77,6 +85,7 @@ export class ClientService {
         ownerUserId: client.ownerUserId,
         contactEmail: client.contactEmail,
         state: client.state,
+        organisationId: client.organisationId,
       });
       await announceChange(tx, 'client', tenantId, client.clientId);
       return toClientView(client, []);
@@ -111,6 +120,21 @@ export class ClientService {
     return this.clients.clientsOwnedBy(tenantId, [ownerUserId], em);
   }
 
+  /** Puts the client into an active organisation of the tenant, or out of its one with `null` (audited as `client.organisation.set`). */
+  async setOrganisation(tenantId: string, actor: Actor, clientId: string, organisationId: string | null): Promise<ClientView> {
+    return this.dataSource.transaction(async (tx) => {
+      const client = await this.require(tenantId, clientId, tx);
+      const next = organisationId === null ? null : (await this.organisations.requireAssignable(tx, tenantId, organisationId)).id;
+      if (next !== client.organisationId) {
+        const before = client.organisationId;
+        client.organisationId = next;
+        await this.clients.save(tx, client);
+        await this.record(tx, tenantId, actor, 'client.organisation.set', client, { before: { organisationId: before }, changes: { organisationId: next } });
+      }
+      return toClientView(client, await this.scopeStrings(client, tx));
+    });
+  }
+
   disable(tenantId: string, actor: Actor, clientId: string): Promise<ClientView> {
     return this.changeState(tenantId, actor, clientId, 'client.disabled', async () => 'disabled');
   }
@@ -143,14 +167,23 @@ export class ClientService {
     });
   }
 
-  /** A new secret; its value is in this answer only (the database keeps a keyed hash). */
+  /**
+   * A new secret; its value is in this answer only (the database keeps a keyed hash). Within the
+   * tenant's credential policy: refused when it forbids secrets or a longer life than asked; left
+   * unasked, the lifetime is the default capped at the policy's maximum (handovers, bootstrap).
+   */
   async issueSecret(tenantId: string, actor: Actor, clientId: string, input: IssueSecretInput, em?: EntityManager): Promise<IssuedSecret> {
-    const days = input.expiresInDays ?? DEFAULT_SECRET_DAYS;
-    if (!Number.isInteger(days) || days < 1 || days > MAX_SECRET_DAYS) {
+    const asked = input.expiresInDays;
+    if (asked !== undefined && (!Number.isInteger(asked) || asked < 1 || asked > MAX_SECRET_DAYS)) {
       throw new ClientError(ClientErrorCode.InvalidSecretExpiry, `expiresInDays must be 1 to ${MAX_SECRET_DAYS}.`);
     }
     return this.transaction(em, async (tx) => {
       const client = await this.requireManageable(tenantId, actor, clientId, tx);
+      const policy = await this.policy.policyOf(tenantId, tx);
+      const days = asked ?? defaultSecretDays(policy, DEFAULT_SECRET_DAYS);
+      const now = new Date();
+      const expiresAt = new Date(now.getTime() + days * DAY_MS);
+      refuseOutsidePolicy({ kind: 'secret', createdAt: now, expiresAt }, policy, 'expiresInDays');
       const secretText = generateClientSecret();
       const secret = await this.clients.insertSecret(tx, {
         tenantId,
@@ -159,7 +192,7 @@ export class ClientService {
         hint: secretHint(secretText),
         displayName: input.displayName ?? '',
         secretHash: this.hasher.hash(secretText),
-        expiresAt: new Date(Date.now() + days * DAY_MS),
+        expiresAt,
       });
       const view = toSecretView(secret);
       await this.record(tx, tenantId, actor, 'client.secret.created', client, {

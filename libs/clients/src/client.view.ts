@@ -9,9 +9,15 @@ export interface ClientView {
   state: ClientState;
   ownerUserId: string | null;
   contactEmail: string | null;
+  /** The partner organisation the client belongs to, if any. */
+  organisationId: string | null;
   createdAt: string;
   updatedAt: string;
   scopes: string[];
+  /** Where its token requests may come from (CIDRs); null: anywhere. */
+  allowedSourceRanges: string[] | null;
+  /** Tokens per hour (per identity replica); null: no quota. */
+  tokensPerHour: number | null;
 }
 
 export interface SecretView {
@@ -40,9 +46,12 @@ export function toClientView(client: ApiClient, scopes: string[]): ClientView {
     state: client.state,
     ownerUserId: client.ownerUserId,
     contactEmail: client.contactEmail,
+    organisationId: client.organisationId ?? null,
     createdAt: client.createdAt.toISOString(),
     updatedAt: client.updatedAt.toISOString(),
     scopes,
+    allowedSourceRanges: client.allowedSourceRanges ?? null,
+    tokensPerHour: client.tokensPerHour ?? null,
   };
 }
 

@@ -14,17 +14,19 @@ import { DocSection, DocSectionGrant } from '@gatehouse/docs';
 import { Invitation, InvitationSweepPosition, SupersededInvitationLink } from '@gatehouse/invitations';
 import { Email } from '@gatehouse/mail';
 import { Api, ApiScope } from '@gatehouse/apis';
-import { ApiClient, ClientCertificate, ClientScopeGrant, ClientSecret, FederatedCredential } from '@gatehouse/clients';
+import { ApiClient, ClientCertificate, ClientScopeGrant, ClientSecret, CredentialPolicyRow, FederatedCredential } from '@gatehouse/clients';
 import { ClientAuthThrottle, SigningKey, SourceThrottle, UsedClientAssertion } from '@gatehouse/tokens';
 import { AuditEvent } from '@gatehouse/audit';
 import { Session } from '@gatehouse/sessions';
 import { AccessRequest, AccessRequestThrottle } from '@gatehouse/requests';
 import { CredentialHandover } from '@gatehouse/handovers';
+import { Organisation } from '@gatehouse/organisations';
 import { AuditStreamCursor, WebhookDelivery, WebhookSubscription } from '@gatehouse/events';
 
 /** Every entity of every context: the complete schema that migrations are generated from. */
 export const ENTITIES = [
   Tenant,
+  Organisation,
   User,
   Api,
   ApiScope,
@@ -32,6 +34,7 @@ export const ENTITIES = [
   ClientSecret,
   ClientCertificate,
   FederatedCredential,
+  CredentialPolicyRow,
   ClientScopeGrant,
   SigningKey,
   ClientAuthThrottle,

@@ -7,6 +7,7 @@ import { AuditModule } from '@gatehouse/audit';
 import { ClientsModule } from '@gatehouse/clients';
 import { DocsModule } from '@gatehouse/docs';
 import { EventsModule } from '@gatehouse/events';
+import { OrganisationsModule } from '@gatehouse/organisations';
 import { HandoversModule } from '@gatehouse/handovers';
 import { InvitationsModule } from '@gatehouse/invitations';
 import { MailModule } from '@gatehouse/mail';
@@ -26,6 +27,9 @@ import { ClientFederationPresenter } from './clients/client-federation.presenter
 import { ClientHandoversPresenter } from './clients/client-handovers.presenter.js';
 import { ClientsController } from './clients/clients.controller.js';
 import { ClientsPresenter } from './clients/clients.presenter.js';
+import { ClientLimitsPresenter } from './clients/client-limits.presenter.js';
+import { PolicyController } from './policy/policy.controller.js';
+import { PolicyPresenter } from './policy/policy.presenter.js';
 import { AuditConsoleController } from './audit/audit.controller.js';
 import { AuditPresenter } from './audit/audit.presenter.js';
 import { DocsConsoleController } from './docs/docs.controller.js';
@@ -58,6 +62,8 @@ import { UserActionsPresenter } from './users/user-actions.presenter.js';
 import { UsersController } from './users/users.controller.js';
 import { UsersPresenter } from './users/users.presenter.js';
 import { WebhooksConsoleController } from './webhooks/webhooks.controller.js';
+import { OrganisationsConsoleController } from './organisations/organisations.controller.js';
+import { OrganisationsPresenter } from './organisations/organisations.presenter.js';
 import { WebhooksPresenter } from './webhooks/webhooks.presenter.js';
 
 /** The console's page groups, in the order their routes are tried. A new group adds its controller here. */
@@ -68,6 +74,7 @@ export const CONSOLE_PAGES = [
   UsersController,
   ClientsController,
   ClientFederationController,
+  OrganisationsConsoleController,
   ApisController,
   DocsConsoleController,
   EmailConsoleController,
@@ -75,6 +82,7 @@ export const CONSOLE_PAGES = [
   StaffController,
   WebhooksConsoleController,
   KeysController,
+  PolicyController,
   AccountController,
 ];
 
@@ -99,7 +107,10 @@ const PRESENTERS = [
   EmailPresenter,
   AuditPresenter,
   WebhooksPresenter,
+  OrganisationsPresenter,
   KeysPresenter,
+  PolicyPresenter,
+  ClientLimitsPresenter,
 ];
 
 /**
@@ -124,6 +135,7 @@ const PRESENTERS = [
     HandoversModule,
     EventsModule,
     TokensModule,
+    OrganisationsModule,
   ],
   controllers: [ConsoleAssetsController, ...CONSOLE_PAGES, ConsoleNotFoundController],
   providers: [
