@@ -10,6 +10,7 @@ import { ApiClient } from './api-client.entity.js';
 @Entity({ name: 'client_certificates' })
 @Index('client_certificates_key_id_key', ['keyId'], { unique: true })
 @Index('client_certificates_client_thumbprint_key', ['apiClientId', 'x5tS256'], { unique: true })
+@Index('client_certificates_tenant_created_idx', ['tenantId', 'createdAt', 'id'])
 @Index('client_certificates_expiry_idx', ['notAfter'])
 export class ClientCertificate {
   @PrimaryGeneratedColumn('uuid')
@@ -62,6 +63,14 @@ export class ClientCertificate {
 
   @Column({ type: 'timestamptz', nullable: true })
   expiryWarnedAt: Date | null;
+
+  /** When a token was last issued with it, to the minute (counted by the identity replicas, written at most a minute late). */
+  @Column({ type: 'timestamptz', nullable: true })
+  lastUsedAt: Date | null;
+
+  /** The source address of that last use (as `TRUST_PROXY` makes it). */
+  @Column({ type: 'text', nullable: true })
+  lastUsedFrom: string | null;
 
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt: Date;

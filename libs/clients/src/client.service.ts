@@ -11,7 +11,14 @@ import type { ApiClient, ClientState } from './api-client.entity.js';
 import { ClientError, ClientErrorCode } from './client.errors.js';
 import { ClientRepository } from './client.repository.js';
 import { mayChooseOwner, mayManageClientOf } from './operator-client.policy.js';
-import { type ClientView, type IssuedSecret, type SecretView, toClientView, toSecretView } from './client.view.js';
+import {
+  type ClientView,
+  type IssuedSecret,
+  type SecretView,
+  isUnusedGrant,
+  toClientView,
+  toSecretView,
+} from './client.view.js';
 import { ScopeResolver } from './scope-resolver.js';
 
 export interface CreateClientInput {
@@ -98,7 +105,17 @@ export class ClientService {
   /** One client with its scopes; `em` reads inside the caller's transaction (and locks the client's row). */
   async get(tenantId: string, clientId: string, em?: EntityManager): Promise<ClientView> {
     const client = await this.require(tenantId, clientId, em);
-    return toClientView(client, await this.scopeStrings(client, em));
+    const grants = await this.clients.grantUses(client.id, em);
+    const now = Date.now();
+    return {
+      ...toClientView(client, grants.map((g) => g.scope)),
+      scopeGrants: grants.map((g) => ({
+        scope: g.scope,
+        grantedAt: g.grantedAt.toISOString(),
+        lastUsedAt: g.lastUsedAt?.toISOString() ?? null,
+        unused: isUnusedGrant(g.grantedAt, g.lastUsedAt, now),
+      })),
+    };
   }
 
   /** The client behind an admin token, or `null`: read on every request so changes act at once. */

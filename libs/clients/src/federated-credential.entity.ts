@@ -21,6 +21,7 @@ import { ApiClient } from './api-client.entity.js';
  */
 @Entity({ name: 'client_federated_credentials' })
 @Index('client_federated_credentials_client_name_key', ['apiClientId', 'name'], { unique: true })
+@Index('client_federated_credentials_tenant_created_idx', ['tenantId', 'createdAt', 'id'])
 @Index('client_federated_credentials_tenant_issuer_idx', ['tenantId', 'issuer'])
 @Check(
   'client_federated_credentials_one_matcher_check',
@@ -69,6 +70,14 @@ export class FederatedCredential {
 
   @Column({ type: 'text', default: '' })
   description: string;
+
+  /** When a token was last issued with it, to the minute (counted by the identity replicas, written at most a minute late). */
+  @Column({ type: 'timestamptz', nullable: true })
+  lastUsedAt: Date | null;
+
+  /** The source address of that last use (as `TRUST_PROXY` makes it). */
+  @Column({ type: 'text', nullable: true })
+  lastUsedFrom: string | null;
 
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt: Date;

@@ -29,3 +29,5 @@ export * from './federation/issuer-keys.js';
 export * from './federation/federated-credential-directory.js';
 export * from './federation/federated-assertion-authenticator.js';
 export * from './federation/token-exchange-resource.js';
+export * from './last-use/last-use-recorder.js';
+export * from './last-use/last-use-flusher.js';

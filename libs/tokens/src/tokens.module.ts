@@ -14,6 +14,9 @@ import { CredentialDirectory } from './credential-directory.js';
 import { FederatedAssertionAuthenticator } from './federation/federated-assertion-authenticator.js';
 import { FederatedCredentialDirectory } from './federation/federated-credential-directory.js';
 import { IssuerKeys } from './federation/issuer-keys.js';
+import { LastUseFlusher } from './last-use/last-use-flusher.js';
+import { LastUseRecorder } from './last-use/last-use-recorder.js';
+import { LastUseRepository } from './last-use/last-use.repository.js';
 import { SecretLeakService } from './secret-leak.service.js';
 import { SigningKeyRepository } from './signing-key.repository.js';
 import { SigningKeyService } from './signing-key.service.js';
@@ -48,12 +51,17 @@ import { TokenWarmUp } from './token-warm-up.js';
       inject: [APP_CONFIG],
     },
     FederatedAssertionAuthenticator,
+    LastUseRecorder,
+    LastUseRepository,
+    LastUseFlusher,
     ClientCredentialsService,
     SecretLeakService,
     TokenWarmUp,
   ],
   exports: [
     TokenWarmUp,
+    LastUseRecorder,
+    LastUseFlusher,
     SecretLeakService,
     SigningKeyService,
     SigningKeyAdminService,

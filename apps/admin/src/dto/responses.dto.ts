@@ -47,6 +47,21 @@ export class ClientResponse {
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
   @ApiProperty({ type: [String] }) scopes: string[];
+  @ApiProperty({
+    type: () => [ScopeGrantResponse],
+    required: false,
+    description: 'Each granted scope with its last use (in `GET /clients/{clientId}` only; `scopes` keeps its list of names)',
+  })
+  scopeGrants?: ScopeGrantResponse[];
+}
+
+export class ScopeGrantResponse {
+  @ApiProperty({ example: 'api://orders/Orders.Read' }) scope: string;
+  @ApiProperty({ format: 'date-time' }) grantedAt: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When a token last carried it, to the minute; null: never' })
+  lastUsedAt: string | null;
+  @ApiProperty({ description: 'No token carried it for 90 days (or never, and it was granted over 90 days ago): a candidate for removal' })
+  unused: boolean;
 }
 
 export class ScopesResponse {
@@ -61,6 +76,10 @@ export class SecretResponse {
   @ApiProperty({ format: 'date-time' }) expiresAt: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) revokedAt: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When a token was last issued with it, to the minute (written by each identity replica at most a minute later); null: never' })
+  lastUsedAt: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'The source address of that last use (as TRUST_PROXY makes it)' })
+  lastUsedFrom: string | null;
 }
 
 export class IssuedSecretResponse {
