@@ -16,15 +16,15 @@ export class CredentialLastUse1795850000000 implements MigrationInterface {
         await queryRunner.query(`ALTER TABLE "client_federated_credentials" ADD "last_used_at" TIMESTAMP WITH TIME ZONE`);
         await queryRunner.query(`ALTER TABLE "client_federated_credentials" ADD "last_used_from" text`);
         await queryRunner.query(`ALTER TABLE "client_scope_grants" ADD "last_used_at" TIMESTAMP WITH TIME ZONE`);
-        await queryRunner.query(`CREATE INDEX "client_secrets_tenant_created_idx" ON "client_secrets" ("tenant_id", "created_at", "id") `);
-        await queryRunner.query(`CREATE INDEX "client_certificates_tenant_created_idx" ON "client_certificates" ("tenant_id", "created_at", "id") `);
-        await queryRunner.query(`CREATE INDEX "client_federated_credentials_tenant_created_idx" ON "client_federated_credentials" ("tenant_id", "created_at", "id") `);
+        await queryRunner.query(`CREATE INDEX "client_secrets_report_idx" ON "client_secrets" ("tenant_id", date_trunc('milliseconds', "created_at" AT TIME ZONE 'UTC'), "id")`);
+        await queryRunner.query(`CREATE INDEX "client_certificates_report_idx" ON "client_certificates" ("tenant_id", date_trunc('milliseconds', "created_at" AT TIME ZONE 'UTC'), "id")`);
+        await queryRunner.query(`CREATE INDEX "client_federated_credentials_report_idx" ON "client_federated_credentials" ("tenant_id", date_trunc('milliseconds', "created_at" AT TIME ZONE 'UTC'), "id")`);
     }
 
     public async down(queryRunner: QueryRunner): Promise<void> {
-        await queryRunner.query(`DROP INDEX "public"."client_federated_credentials_tenant_created_idx"`);
-        await queryRunner.query(`DROP INDEX "public"."client_certificates_tenant_created_idx"`);
-        await queryRunner.query(`DROP INDEX "public"."client_secrets_tenant_created_idx"`);
+        await queryRunner.query(`DROP INDEX "public"."client_federated_credentials_report_idx"`);
+        await queryRunner.query(`DROP INDEX "public"."client_certificates_report_idx"`);
+        await queryRunner.query(`DROP INDEX "public"."client_secrets_report_idx"`);
         await queryRunner.query(`ALTER TABLE "client_scope_grants" DROP COLUMN "last_used_at"`);
         await queryRunner.query(`ALTER TABLE "client_federated_credentials" DROP COLUMN "last_used_from"`);
         await queryRunner.query(`ALTER TABLE "client_federated_credentials" DROP COLUMN "last_used_at"`);

@@ -10,7 +10,8 @@ import { ApiClient } from './api-client.entity.js';
 @Entity({ name: 'client_certificates' })
 @Index('client_certificates_key_id_key', ['keyId'], { unique: true })
 @Index('client_certificates_client_thumbprint_key', ['apiClientId', 'x5tS256'], { unique: true })
-@Index('client_certificates_tenant_created_idx', ['tenantId', 'createdAt', 'id'])
+/** The credential report's order: (tenant, created to the millisecond, id), written in the migration. */
+@Index('client_certificates_report_idx', { synchronize: false })
 @Index('client_certificates_expiry_idx', ['notAfter'])
 export class ClientCertificate {
   @PrimaryGeneratedColumn('uuid')

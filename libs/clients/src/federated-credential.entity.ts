@@ -21,7 +21,8 @@ import { ApiClient } from './api-client.entity.js';
  */
 @Entity({ name: 'client_federated_credentials' })
 @Index('client_federated_credentials_client_name_key', ['apiClientId', 'name'], { unique: true })
-@Index('client_federated_credentials_tenant_created_idx', ['tenantId', 'createdAt', 'id'])
+/** The credential report's order: (tenant, created to the millisecond, id), written in the migration. */
+@Index('client_federated_credentials_report_idx', { synchronize: false })
 @Index('client_federated_credentials_tenant_issuer_idx', ['tenantId', 'issuer'])
 @Check(
   'client_federated_credentials_one_matcher_check',

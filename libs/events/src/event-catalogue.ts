@@ -42,6 +42,8 @@ export const KNOWN_EVENTS = [
   'client.handover.revealed',
   'client.handover.revoked',
   'client.scopes.set',
+  /** Least privilege: the scopes no token carried for 90 days, removed in one step (details as client.scopes.set). */
+  'client.scopes.unused_removed',
   'client.secret.created',
   'client.secret.expiry_warned',
   'client.secret.leak_revoked',

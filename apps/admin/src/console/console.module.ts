@@ -25,6 +25,8 @@ import { ClientFederationController } from './clients/client-federation.controll
 import { ClientFederationPresenter } from './clients/client-federation.presenter.js';
 import { ClientHandoversPresenter } from './clients/client-handovers.presenter.js';
 import { ClientsController } from './clients/clients.controller.js';
+import { CredentialsConsoleController } from './credentials/credentials.controller.js';
+import { CredentialsPresenter } from './credentials/credentials.presenter.js';
 import { ClientsPresenter } from './clients/clients.presenter.js';
 import { AuditConsoleController } from './audit/audit.controller.js';
 import { AuditPresenter } from './audit/audit.presenter.js';
@@ -68,6 +70,7 @@ export const CONSOLE_PAGES = [
   UsersController,
   ClientsController,
   ClientFederationController,
+  CredentialsConsoleController,
   ApisController,
   DocsConsoleController,
   EmailConsoleController,
@@ -94,6 +97,7 @@ const PRESENTERS = [
   ClientHandoversPresenter,
   ClientFederationPresenter,
   ClientDetail,
+  CredentialsPresenter,
   ApisPresenter,
   DocsPresenter,
   EmailPresenter,

@@ -64,6 +64,13 @@ export class ScopeGrantResponse {
   unused: boolean;
 }
 
+export class UnusedScopesRemovedResponse {
+  @ApiProperty({ type: [String], description: 'The scopes taken away; empty when none was unused (nothing changed)' })
+  removed: string[];
+  @ApiProperty({ type: [String] }) scopes: string[];
+  @ApiProperty({ enum: ['awaiting_scopes', 'active', 'disabled'] }) state: string;
+}
+
 export class ScopesResponse {
   @ApiProperty({ type: [String] }) scopes: string[];
   @ApiProperty({ enum: ['awaiting_scopes', 'active', 'disabled'] }) state: string;
