@@ -3,7 +3,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYSTEM_ACTOR } from '@gatehouse/audit';
-import { ClientCertificateService, ClientService, FederatedCredentialService } from '@gatehouse/clients';
+import { ClientCertificateService, ClientService, FederatedCredentialService, StaleCredentialService } from '@gatehouse/clients';
 import { LastUseFlusher, LastUseRecorder } from '@gatehouse/tokens';
 import { createAdminApp } from '../apps/admin/src/admin.app.js';
 import { AdminFixtures, type OperatorFixture, type TenantFixture } from './support/admin-fixtures.js';
@@ -174,5 +174,25 @@ describe('credential report and least privilege', () => {
     // Twice: nothing unused any more, nothing written.
     expect((await post(`/clients/${clientId}/scopes/remove-unused`).expect(200)).body.removed).toEqual([]);
     expect(await db.query(`SELECT 1 FROM audit_events WHERE action = 'client.scopes.unused_removed' AND target_id = $1`, [clientId])).toHaveLength(1);
+  });
+
+  it('a credential unused for 90 days is reported once, to the client\'s contact and the contact person, audited', async () => {
+    const clients = app.get(ClientService);
+    const stale = await clients.create(tenant.tenantId, SYSTEM_ACTOR, { displayName: 'Old batch job', contactEmail: 'ops@partner.example' });
+    await db.query(`UPDATE api_clients SET created_by_user_id = $2 WHERE client_id = $1`, [stale.clientId, contact.user.id]);
+    const secret = await clients.issueSecret(tenant.tenantId, SYSTEM_ACTOR, stale.clientId, { displayName: 'batch' });
+    await db.query(`UPDATE client_secrets SET last_used_at = now() - interval '95 days' WHERE key_id = $1`, [secret.keyId]);
+    const job = app.get(StaleCredentialService);
+    await job.reportStale();
+    await job.reportStale();
+    const events = await db.query(`SELECT details FROM audit_events WHERE action = 'client.credential.stale' AND target_id = $1`, [stale.clientId]);
+    expect(events).toHaveLength(1);
+    expect(events[0].details).toMatchObject({ kind: 'secret', keyId: secret.keyId, unusedDays: 90, mailed: 2 });
+    const mails = await db.query(`SELECT to_address FROM emails WHERE template = 'credential-stale' AND tenant_id = $1 ORDER BY to_address`, [tenant.tenantId]);
+    expect(mails.map((m: Json) => m.to_address)).toEqual(expect.arrayContaining(['ops@partner.example', contact.user.email]));
+    // The never-used secret created 200 days ago is stale too; the fresh ones are not.
+    const all = await db.query(`SELECT details->>'keyId' AS key FROM audit_events WHERE action = 'client.credential.stale'`);
+    expect(all.map((e: Json) => e.key)).toEqual(expect.arrayContaining([keys.unused, secret.keyId]));
+    expect(all.map((e: Json) => e.key)).not.toContain(keys.secret);
   });
 });

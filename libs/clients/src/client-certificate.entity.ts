@@ -73,6 +73,10 @@ export class ClientCertificate {
   @Column({ type: 'text', nullable: true })
   lastUsedFrom: string | null;
 
+  /** When the worker reported it unused for the tenant's stale period (once; a new use clears it). */
+  @Column({ type: 'timestamptz', nullable: true })
+  staleReportedAt: Date | null;
+
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt: Date;
 }

@@ -15,13 +15,15 @@ import { FederatedCredentialRepository } from './federated-credential.repository
 import { FederatedCredentialService } from './federated-credential.service.js';
 import { ScopeResolver } from './scope-resolver.js';
 import { LeastPrivilegeService } from './least-privilege.service.js';
+import { StaleCredentialService } from './stale/stale-credential.service.js';
+import { DefaultStaleSettings, StaleSettingsSource } from './stale/stale-settings.js';
 import { CredentialReportRepository } from './credential-report/credential-report.repository.js';
 import { CredentialReportService } from './credential-report/credential-report.service.js';
 import { SecretExpiryWarningService } from './secret-expiry-warning.service.js';
 
 @Module({
   imports: [AuditModule, AccountsModule, ApisModule, MailModule],
-  providers: [AdminCallerRepository, ClientRepository, ClientBrowseRepository, ClientBrowseService, ScopeResolver, ClientService, ClientCertificateService, FederatedCredentialRepository, FederatedCredentialService, SecretExpiryWarningService, OwnedCredentialsRepository, OwnedCredentialsService, CredentialReportRepository, CredentialReportService, LeastPrivilegeService],
-  exports: [CredentialReportService, LeastPrivilegeService, AdminCallerRepository, ClientService, ClientBrowseService, ClientCertificateService, FederatedCredentialRepository, FederatedCredentialService, ClientRepository, SecretExpiryWarningService, OwnedCredentialsService],
+  providers: [AdminCallerRepository, ClientRepository, ClientBrowseRepository, ClientBrowseService, ScopeResolver, ClientService, ClientCertificateService, FederatedCredentialRepository, FederatedCredentialService, SecretExpiryWarningService, OwnedCredentialsRepository, OwnedCredentialsService, CredentialReportRepository, CredentialReportService, LeastPrivilegeService, StaleCredentialService, { provide: StaleSettingsSource, useClass: DefaultStaleSettings }],
+  exports: [CredentialReportService, LeastPrivilegeService, StaleCredentialService, StaleSettingsSource, AdminCallerRepository, ClientService, ClientBrowseService, ClientCertificateService, FederatedCredentialRepository, FederatedCredentialService, ClientRepository, SecretExpiryWarningService, OwnedCredentialsService],
 })
 export class ClientsModule {}

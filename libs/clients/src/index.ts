@@ -28,3 +28,5 @@ export * from './clients.module.js';
 export * from './credential-report/credential-report.view.js';
 export * from './credential-report/credential-report.repository.js';
 export * from './credential-report/credential-report.service.js';
+export * from './stale/stale-settings.js';
+export * from './stale/stale-credential.service.js';

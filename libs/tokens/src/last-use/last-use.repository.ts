@@ -23,10 +23,11 @@ export interface GrantUseRow {
 
 /**
  * The latest use wins (GREATEST), at minute resolution, so replicas flushing in any order leave
- * the newest time; the address goes with the time it came with. Each is one statement for any
- * number of rows.
+ * the newest time; the address goes with the time it came with; a stale report is cleared (the
+ * credential is reported again if it goes unused again). Each is one statement for any number of rows.
  */
 const LAST_USED = (alias: string) => `
+  stale_reported_at = NULL,
   last_used_at = GREATEST(${alias}.last_used_at, date_trunc('minute', u.at)),
   last_used_from = CASE WHEN ${alias}.last_used_at IS NULL OR date_trunc('minute', u.at) >= ${alias}.last_used_at
                         THEN u.source ELSE ${alias}.last_used_from END`;
