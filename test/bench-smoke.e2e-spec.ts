@@ -45,6 +45,7 @@ describe('benchmark smoke mode', () => {
       'CPU profile',
       'client assertions',
       'federated assertions',
+      'last use tracking',
       'invitation sweep',
       'outbox',
       'events out',
@@ -53,6 +54,8 @@ describe('benchmark smoke mode', () => {
     expect(Object.keys(report.scaleDetails.timings)).toEqual(
       expect.arrayContaining(['clients rounds', 'curve points', 'cold start', 'admin lists', 'clients past the bound', 'sweep under token traffic']),
     );
+    // Last-use tracking on against off, the same server in the same run (target ≥ 0.97×).
+    expect(report.lastUse).toMatchObject({ onTokensPerSec: expect.any(Number), offTokensPerSec: expect.any(Number), ratio: expect.any(Number) });
     expect(report.results).toHaveLength(6);
     for (const server of ['gatehouse', 'oidc-provider', 'ceiling']) {
       for (const alg of ['ES256', 'RS256']) {

@@ -3,6 +3,7 @@ import { type OutboxFigures, type SweepFigures, measureOutbox, measureSweep } fr
 import type { ProfileSummary } from './cpu-profile.js';
 import { type EventsOutFigures, measureEventsOut } from './events-out.js';
 import { type FederatedFigures, measureFederated, printFederated } from './federated-assertions.js';
+import { type LastUseFigures, describeLastUse, measureLastUse } from './last-use.js';
 import {
   type Measurement,
   type Provisioned,
@@ -36,6 +37,8 @@ export interface ComparisonFigures {
   assertions: AssertionFigures | null;
   /** Federated assertions (an external issuer's token, its keys cached) against secrets. */
   federated: FederatedFigures | null;
+  /** §12: tokens/s with last-use tracking on against off, the same server in the same run (target ≥ 0.97×). */
+  lastUse: LastUseFigures | null;
   sweep: SweepFigures | null;
   outbox: OutboxFigures | null;
   /** §13: admin writes with two webhook subscriptions and syslog streaming on. */
@@ -57,8 +60,8 @@ export async function phase<T>(name: string, phaseSeconds: Record<string, number
 /**
  * Gatehouse against node-oidc-provider and a minimal ceiling, ES256 and RS256, in rounds that
  * alternate between the servers; then Gatehouse's p99 at half its peak, its CPU profile (not in
- * the default run), client and federated assertions against secrets, the invitation sweep, the mail
- * outbox and events out.
+ * the default run), client and federated assertions against secrets, last-use tracking on against
+ * off, the invitation sweep, the mail outbox and events out.
  */
 export async function runComparison(provisioned: Provisioned, phaseSeconds: Record<string, number>): Promise<ComparisonFigures> {
   const figures: ComparisonFigures = {
@@ -73,6 +76,7 @@ export async function runComparison(provisioned: Provisioned, phaseSeconds: Reco
     profile: null,
     assertions: null,
     federated: null,
+    lastUse: null,
     sweep: null,
     outbox: null,
     eventsOut: null,
@@ -108,6 +112,11 @@ export async function runComparison(provisioned: Provisioned, phaseSeconds: Reco
   figures.federated = await phase('federated assertions', phaseSeconds, async () =>
     printFederated(await measureFederated(provisioned, gatehouse, 'ES256')),
   );
+  figures.lastUse = await phase('last use tracking', phaseSeconds, async () => {
+    const lastUse = await measureLastUse(gatehouse, 'ES256');
+    console.log(`  gatehouse ES256: ${describeLastUse(lastUse)}`);
+    return lastUse;
+  });
   await background(provisioned, figures, phaseSeconds);
   return figures;
 }
