@@ -3,6 +3,7 @@ import { AccountsModule } from '@gatehouse/accounts';
 import { ApisModule } from '@gatehouse/apis';
 import { AuditModule } from '@gatehouse/audit';
 import { MailModule } from '@gatehouse/mail';
+import { OrganisationsModule } from '@gatehouse/organisations';
 import { AdminCallerRepository } from './admin-caller.repository.js';
 import { ClientBrowseRepository } from './client-browse.repository.js';
 import { ClientBrowseService } from './client-browse.service.js';
@@ -22,7 +23,7 @@ import { CredentialReportService } from './credential-report/credential-report.s
 import { SecretExpiryWarningService } from './secret-expiry-warning.service.js';
 
 @Module({
-  imports: [AuditModule, AccountsModule, ApisModule, MailModule],
+  imports: [AuditModule, AccountsModule, ApisModule, MailModule, OrganisationsModule],
   providers: [AdminCallerRepository, ClientRepository, ClientBrowseRepository, ClientBrowseService, ScopeResolver, ClientService, ClientCertificateService, FederatedCredentialRepository, FederatedCredentialService, SecretExpiryWarningService, OwnedCredentialsRepository, OwnedCredentialsService, CredentialReportRepository, CredentialReportService, LeastPrivilegeService, StaleCredentialService, { provide: StaleSettingsSource, useClass: DefaultStaleSettings }],
   exports: [CredentialReportService, LeastPrivilegeService, StaleCredentialService, StaleSettingsSource, AdminCallerRepository, ClientService, ClientBrowseService, ClientCertificateService, FederatedCredentialRepository, FederatedCredentialService, ClientRepository, SecretExpiryWarningService, OwnedCredentialsService],
 })

@@ -41,6 +41,7 @@ export const KNOWN_EVENTS = [
   'client.handover.resent',
   'client.handover.revealed',
   'client.handover.revoked',
+  'client.organisation.set',
   'client.scopes.set',
   /** Least privilege: the scopes no token carried for 90 days, removed in one step (details as client.scopes.set). */
   'client.scopes.unused_removed',
@@ -58,6 +59,10 @@ export const KNOWN_EVENTS = [
   'invitation.expired',
   'invitation.resent',
   'invitation.revoked',
+  'organisation.created',
+  'organisation.offboarded',
+  'organisation.restored',
+  'organisation.updated',
   'tenant.settings.updated',
   /** An emergency rollover of the tenant's signing key (details: the new and previous kid, whether it was revoked). */
   'tenant.signing_key.rolled_over',

@@ -24,6 +24,7 @@ export const CONSOLE_SECTIONS: ConsoleSection[] = [
   { label: 'Users', path: 'users', permission: 'Users.Read' },
   { label: 'Clients', path: 'clients', permission: 'Clients.Read', count: (q) => q.clientsAwaitingScopes, countLabel: 'awaiting scopes' },
   { label: 'Credentials', path: 'credentials', permission: 'Clients.Read' },
+  { label: 'Organisations', path: 'organisations', permission: 'Users.Read' },
   { label: 'APIs & scopes', path: 'apis', permission: 'Clients.Read' },
   { label: 'Documentation', path: 'docs', permission: 'Docs.Manage' },
   { label: 'Email', path: 'email', permission: 'Invitations.Manage', count: (q) => q.abandonedMail, countLabel: 'abandoned' },
