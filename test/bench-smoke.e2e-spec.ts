@@ -16,11 +16,12 @@ describe('benchmark smoke mode', () => {
   it('runs the whole pipeline with short runs, exits 0 and writes smoke.json only', async () => {
     const latestBefore = mtimeOf(latest);
     const scratch = mkdtempSync(join(tmpdir(), 'gatehouse-bench-tmp-'));
+    // 30 s more than before the last-use phase, which starts Gatehouse twice (tracking on, then off).
     const outcome = await new Promise<{ code: number; output: string }>((done) => {
       execFile(
         process.execPath,
         ['dist/bench/src/main.js', '--smoke'],
-        { cwd: root, timeout: 170_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, TMPDIR: scratch } },
+        { cwd: root, timeout: 200_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, TMPDIR: scratch } },
         (error, stdout, stderr) => done({ code: error ? ((error.code as number | undefined) ?? 1) : 0, output: `${stdout}\n${stderr}` }),
       );
     });
@@ -46,6 +47,7 @@ describe('benchmark smoke mode', () => {
       'client assertions',
       'federated assertions',
       'source ranges',
+      'last use tracking',
       'invitation sweep',
       'outbox',
       'events out',
@@ -54,6 +56,8 @@ describe('benchmark smoke mode', () => {
     expect(Object.keys(report.scaleDetails.timings)).toEqual(
       expect.arrayContaining(['clients rounds', 'curve points', 'cold start', 'admin lists', 'clients past the bound', 'sweep under token traffic']),
     );
+    // Last-use tracking on against off, the same server in the same run (target ≥ 0.97×).
+    expect(report.lastUse).toMatchObject({ onTokensPerSec: expect.any(Number), offTokensPerSec: expect.any(Number), ratio: expect.any(Number) });
     expect(report.results).toHaveLength(6);
     for (const server of ['gatehouse', 'oidc-provider', 'ceiling']) {
       for (const alg of ['ES256', 'RS256']) {
@@ -163,5 +167,5 @@ describe('benchmark smoke mode', () => {
     // How the generator's sending thread was scheduled (real-time only with --realtime-generator).
     expect(sweep.generatorPolicy).toBe('SCHED_OTHER');
     expect(report.scaleDetails.curve.map((p: { clients: number }) => p.clients).sort((a: number, b: number) => a - b)).toEqual([1, 1_000, 3_000]);
-  }, 180_000);
+  }, 210_000);
 });

@@ -133,6 +133,8 @@ describe('certificate credentials', () => {
         notBefore: expect.any(String),
         notAfter: expect.any(String),
         createdAt: expect.any(String),
+        lastUsedAt: null,
+        lastUsedFrom: null,
       });
       expect(
         (await adminCall('POST', `/clients/${clientId}/certificates`, { certificate: ecCertificate.pem })).status,

@@ -70,6 +70,8 @@ describe('admin API: federated credentials', () => {
       description: 'deploy job',
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
+      lastUsedAt: null,
+      lastUsedFrom: null,
     });
     const flexible = await call('post', credentials(partnerClientId), contact.token, {
       name: 'github-branches',

@@ -27,6 +27,8 @@ export function benchConfig(options: { databaseUrl: string; publicUrl: string; p
     tokenCacheClients: 150_000,
     tokenWarmUpRequests: 20_000,
     tokenPreloadClients: 150_000,
+    lastUseTracking: true,
+    lastUseFlushSeconds: 60,
     devTls: false,
     mailRetryHours: 24,
     outboxLeaseSeconds: 20,

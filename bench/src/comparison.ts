@@ -4,6 +4,7 @@ import type { ProfileSummary } from './cpu-profile.js';
 import { type EventsOutFigures, measureEventsOut } from './events-out.js';
 import { type FederatedFigures, measureFederated, printFederated } from './federated-assertions.js';
 import { type SourceRangeFigures, measureSourceRanges, printSourceRanges } from './source-ranges.js';
+import { type LastUseFigures, describeLastUse, measureLastUse } from './last-use.js';
 import {
   type Measurement,
   type Provisioned,
@@ -39,6 +40,8 @@ export interface ComparisonFigures {
   federated: FederatedFigures | null;
   /** 50 allowed source ranges on the client against none (DESIGN §12; target ≥ 0.97×). */
   sourceRanges: SourceRangeFigures | null;
+  /** §12: tokens/s with last-use tracking on against off, the same server in the same run (target ≥ 0.97×). */
+  lastUse: LastUseFigures | null;
   sweep: SweepFigures | null;
   outbox: OutboxFigures | null;
   /** §13: admin writes with two webhook subscriptions and syslog streaming on. */
@@ -61,7 +64,7 @@ export async function phase<T>(name: string, phaseSeconds: Record<string, number
  * Gatehouse against node-oidc-provider and a minimal ceiling, ES256 and RS256, in rounds that
  * alternate between the servers; then Gatehouse's p99 at half its peak, its CPU profile (not in
  * the default run), client and federated assertions against secrets, 50 allowed source ranges
- * against none, the invitation sweep, the mail outbox and events out.
+ * against none, last-use tracking on against off, the invitation sweep, the mail outbox and events out.
  */
 export async function runComparison(provisioned: Provisioned, phaseSeconds: Record<string, number>): Promise<ComparisonFigures> {
   const figures: ComparisonFigures = {
@@ -77,6 +80,7 @@ export async function runComparison(provisioned: Provisioned, phaseSeconds: Reco
     assertions: null,
     federated: null,
     sourceRanges: null,
+    lastUse: null,
     sweep: null,
     outbox: null,
     eventsOut: null,
@@ -115,6 +119,11 @@ export async function runComparison(provisioned: Provisioned, phaseSeconds: Reco
   figures.sourceRanges = await phase('source ranges', phaseSeconds, async () =>
     printSourceRanges(await measureSourceRanges(provisioned, gatehouse, 'ES256')),
   );
+  figures.lastUse = await phase('last use tracking', phaseSeconds, async () => {
+    const lastUse = await measureLastUse(gatehouse, 'ES256');
+    console.log(`  gatehouse ES256: ${describeLastUse(lastUse)}`);
+    return lastUse;
+  });
   await background(provisioned, figures, phaseSeconds);
   return figures;
 }

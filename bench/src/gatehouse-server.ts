@@ -24,6 +24,8 @@ const config = {
   ...(process.env.GATEHOUSE_LOG_LEVEL ? { logLevel: process.env.GATEHOUSE_LOG_LEVEL as AppConfig['logLevel'] } : {}),
   ...(process.env.TOKEN_WARMUP_REQUESTS ? { tokenWarmUpRequests: Number(process.env.TOKEN_WARMUP_REQUESTS) } : {}),
   ...(process.env.TOKEN_PRELOAD_CLIENTS ? { tokenPreloadClients: Number(process.env.TOKEN_PRELOAD_CLIENTS) } : {}),
+  // The last-use phase's "off" server (DESIGN §12: tracking on is the default).
+  ...(process.env.LAST_USE_TRACKING === '0' ? { lastUseTracking: false } : {}),
   // The federated-assertion phase's issuer: on loopback, with a certificate of its own.
   ...(process.env.FEDERATION_PRIVATE_ISSUERS ? { federationPrivateIssuers: process.env.FEDERATION_PRIVATE_ISSUERS.split(',') } : {}),
   ...(process.env.OUTBOUND_CA_FILE ? { outboundCa: readFileSync(process.env.OUTBOUND_CA_FILE, 'utf8') } : {}),

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { ComparisonFigures } from './comparison.js';
 import { printProfileSummary } from './cpu-profile.js';
 import { describeEventsOut } from './events-out.js';
+import { describeLastUse } from './last-use.js';
 import { type ServerName, printTable, round } from './harness.js';
 import { ALGORITHMS, type Algorithm } from './protocol.js';
 import type { ScaleResult } from './scale.js';
@@ -47,6 +48,7 @@ export function printSummary(c: ComparisonFigures, ratios: ReturnType<typeof com
   console.log(`p99 at half of the ES256 peak (open loop): Gatehouse ${c.p99AtHalfPeakMs} ms, ceiling ${c.p99AtHalfPeakCeilingMs} ms`);
   if (c.assertions) console.log(`client assertions, PS256 ÷ secret: ${c.assertions.ratio}`);
   if (c.sourceRanges) console.log(`${c.sourceRanges.ranges} allowed source ranges ÷ none: ${c.sourceRanges.ratio} (by CPU per token ${c.sourceRanges.ratioByCpu})`);
+  if (c.lastUse) console.log(`last use tracking: ${describeLastUse(c.lastUse)}`);
   console.log(`invitation sweep: ${c.sweep ? `${c.sweep.overdue} overdue of ${c.sweep.rows} in ${c.sweep.seconds} s` : 'not measured'}`);
   console.log(`outbox: ${c.outbox ? `${c.outbox.emails} emails at ${c.outbox.perSec}/s, exactly once: ${c.outbox.exactlyOnce}` : 'not measured'}`);
   const e = c.eventsOut;

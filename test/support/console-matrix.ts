@@ -66,6 +66,7 @@ export const CONSOLE_MATRIX: Record<string, ConsoleForm> = {
   'clients/:clientId/scopes': form('Scopes.Assign', async (f) => ({ path: `clients/${await f.client()}/scopes`, fields: { scopes: [await f.scope()] } })),
   'clients/:clientId/limits': form('Scopes.Assign', async (f) => ({ ...(await client(f, 'limits')), fields: { allowedSourceRanges: '0.0.0.0/0\n::/0', tokensPerHour: '100000' } })),
   'clients/:clientId/disable': form('Clients.Manage', (f) => client(f, 'disable')),
+  'clients/:clientId/scopes/remove-unused': form('Scopes.Assign', async (f) => ({ path: `clients/${await f.clientWithUnusedScope()}/scopes/remove-unused` })),
   'clients/:clientId/enable': form('Clients.Manage', async (f) => {
     const clientId = await f.client();
     await f.db.query(`UPDATE api_clients SET state = 'disabled' WHERE client_id = $1`, [clientId]);

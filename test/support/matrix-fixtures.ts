@@ -74,6 +74,18 @@ export class MatrixFixtures {
     return (await this.app.get(ClientService).create(this.tenantId, SYSTEM_ACTOR, input)).clientId;
   }
 
+  /** A client granted one scope 100 days ago that no token ever carried (least privilege's work). */
+  async clientWithUnusedScope(): Promise<string> {
+    const clientId = await this.client();
+    await this.app.get(ClientService).setScopes(this.tenantId, SYSTEM_ACTOR, clientId, [await this.scope()]);
+    await this.db.query(
+      `UPDATE client_scope_grants SET created_at = now() - interval '100 days'
+        WHERE api_client_id = (SELECT id FROM api_clients WHERE client_id = $1)`,
+      [clientId],
+    );
+    return clientId;
+  }
+
   async secret(clientId?: string): Promise<{ clientId: string; keyId: string }> {
     const id = clientId ?? (await this.client());
     return { clientId: id, keyId: (await this.app.get(ClientService).issueSecret(this.tenantId, SYSTEM_ACTOR, id, {})).keyId };

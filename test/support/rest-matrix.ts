@@ -148,6 +148,11 @@ export const REST_MATRIX: Record<string, RestOperation> = {
     ],
   },
   'PUT /admin/v1/clients/{clientId}/scopes': { permission: 'Scopes.Assign', cases: [{ status: 200, prepare: async (f) => ({ path: `/clients/${await f.client()}/scopes`, body: { scopes: [await f.scope()] } }) }] },
+  'POST /admin/v1/clients/{clientId}/scopes/remove-unused': {
+    permission: 'Scopes.Assign',
+    cases: [{ status: 200, prepare: async (f) => ({ path: `/clients/${await f.clientWithUnusedScope()}/scopes/remove-unused` }) }],
+  },
+  'GET /admin/v1/credential-report': read('Clients.Read', async () => '/credential-report'),
   'POST /admin/v1/clients/{clientId}/secrets': {
     permission: 'Secrets.Manage',
     cases: [

@@ -27,6 +27,8 @@ export function testConfig(databaseUrl: string, overrides: Partial<AppConfig> = 
     tokenCacheClients: 150_000,
     tokenWarmUpRequests: 0,
     tokenPreloadClients: 0,
+    lastUseTracking: true,
+    lastUseFlushSeconds: 60,
     devTls: false,
     mailRetryHours: 24,
     outboxLeaseSeconds: 20,

@@ -22,6 +22,7 @@ import { ApisController } from './controllers/apis.controller.js';
 import { AuditController } from './controllers/audit.controller.js';
 import { ClientCertificatesController } from './controllers/client-certificates.controller.js';
 import { ClientsController } from './controllers/clients.controller.js';
+import { CredentialReportController } from './controllers/credential-report.controller.js';
 import { DocSectionsController } from './controllers/doc-sections.controller.js';
 import { EmailsController } from './controllers/emails.controller.js';
 import { FederatedCredentialsController } from './controllers/federated-credentials.controller.js';
@@ -50,6 +51,7 @@ export const ADMIN_CONTROLLERS = [
   ApisController,
   ClientsController,
   ClientCertificatesController,
+  CredentialReportController,
   FederatedCredentialsController,
   AuditController,
   DocSectionsController,

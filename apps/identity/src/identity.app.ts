@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { AppConfig } from '@gatehouse/config';
 import { configureHttpApp, ensureDevCertificate } from '@gatehouse/http';
+import { LastUseRecorder } from '@gatehouse/tokens';
 import { IdentityModule, type IdentityModuleOptions } from './identity.module.js';
 import { preloadTokenCache } from './oauth/token-cache-preload.js';
 import { installTokenFastPath } from './oauth/token-fast-path.js';
@@ -26,6 +27,8 @@ export async function createIdentityApp(options: IdentityAppOptions): Promise<Ne
   installTokenFastPath(app);
   await preloadTokenCache(app, options.config.tokenPreloadClients);
   await warmUpTokenPath(app, options.config.tokenWarmUpRequests);
+  // The warm-up's clients exist in memory only: their uses are nobody's last use.
+  app.get(LastUseRecorder).discard();
   return app;
 }
 

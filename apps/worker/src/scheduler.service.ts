@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { LoginService, PasswordResetService } from '@gatehouse/accounts';
-import { SecretExpiryWarningService } from '@gatehouse/clients';
+import { SecretExpiryWarningService, StaleCredentialService } from '@gatehouse/clients';
 import { AuditStreamService, WebhookDeliveryService } from '@gatehouse/events';
 import { HandoverSweepService } from '@gatehouse/handovers';
 import { InvitationSweepService } from '@gatehouse/invitations';
@@ -34,6 +34,7 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
     private readonly delivery: OutboxDeliveryService,
     private readonly invitations: InvitationSweepService,
     private readonly secretWarnings: SecretExpiryWarningService,
+    private readonly staleCredentials: StaleCredentialService,
     private readonly accessRequests: AccessRequestSweepService,
     private readonly handovers: HandoverSweepService,
     private readonly webhooks: WebhookDeliveryService,
@@ -49,6 +50,7 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
     this.every(schedules.smtpProbe, () => this.delivery.probeAndWake());
     this.every(schedules.invitationExpiry, () => this.expireInvitations());
     this.every(schedules.secretExpiryWarning, () => this.warnExpiringSecrets());
+    this.every(schedules.staleCredentials, () => this.staleCredentials.reportStale());
     this.every(schedules.throttlePurge, () => this.purgeThrottles());
     this.every(schedules.sessionPurge, () => this.sessions.purgeEnded());
     this.every(schedules.accessRequestExpiry, () => this.accessRequests.expireUnconfirmed());

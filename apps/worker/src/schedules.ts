@@ -21,6 +21,8 @@ export const SCHEDULES = {
   invitationExpiry: { name: 'invitation-expiry', everyMs: 60 * 1000 },
   /** Mails each client's contact once per secret, 14 days before it expires. */
   secretExpiryWarning: { name: 'secret-expiry-warning', everyMs: 24 * 60 * 60 * 1000 },
+  /** Reports each credential unused for the tenant's staleCredentialDays once (mail and audit). */
+  staleCredentials: { name: 'stale-credentials', everyMs: 24 * 60 * 60 * 1000 },
   /** Drops failure counters whose window has passed, and the jtis of expired client assertions. */
   throttlePurge: { name: 'throttle-purge', everyMs: 10 * 60 * 1000 },
   /** Deletes Web UI sessions that ended (logout, timeout) more than a day ago (one DELETE). */

@@ -10,6 +10,8 @@ import { ApiClient } from './api-client.entity.js';
 @Entity({ name: 'client_certificates' })
 @Index('client_certificates_key_id_key', ['keyId'], { unique: true })
 @Index('client_certificates_client_thumbprint_key', ['apiClientId', 'x5tS256'], { unique: true })
+/** The credential report's order: (tenant, created to the millisecond, id), written in the migration. */
+@Index('client_certificates_report_idx', { synchronize: false })
 @Index('client_certificates_expiry_idx', ['notAfter'])
 export class ClientCertificate {
   @PrimaryGeneratedColumn('uuid')
@@ -62,6 +64,18 @@ export class ClientCertificate {
 
   @Column({ type: 'timestamptz', nullable: true })
   expiryWarnedAt: Date | null;
+
+  /** When a token was last issued with it, to the minute (counted by the identity replicas, written at most a minute late). */
+  @Column({ type: 'timestamptz', nullable: true })
+  lastUsedAt: Date | null;
+
+  /** The source address of that last use (as `TRUST_PROXY` makes it). */
+  @Column({ type: 'text', nullable: true })
+  lastUsedFrom: string | null;
+
+  /** When the worker reported it unused for the tenant's stale period (once; a new use clears it). */
+  @Column({ type: 'timestamptz', nullable: true })
+  staleReportedAt: Date | null;
 
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt: Date;

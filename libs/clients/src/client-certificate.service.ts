@@ -29,6 +29,8 @@ export interface CertificateView {
   notBefore: string;
   notAfter: string;
   createdAt: string;
+  lastUsedAt: string | null;
+  lastUsedFrom: string | null;
 }
 
 export function toCertificateView(row: ClientCertificate): CertificateView {
@@ -42,6 +44,8 @@ export function toCertificateView(row: ClientCertificate): CertificateView {
     notBefore: row.notBefore.toISOString(),
     notAfter: row.notAfter.toISOString(),
     createdAt: row.createdAt.toISOString(),
+    lastUsedAt: row.lastUsedAt ? row.lastUsedAt.toISOString() : null,
+    lastUsedFrom: row.lastUsedFrom ?? null,
   };
 }
 

@@ -30,4 +30,8 @@ export class ClientScopeGrant {
 
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt: Date;
+
+  /** When a token last carried this scope, to the minute (see ClientSecret.lastUsedAt). */
+  @Column({ type: 'timestamptz', nullable: true })
+  lastUsedAt: Date | null;
 }

@@ -7,6 +7,8 @@ import { ApiClient } from './api-client.entity.js';
 @Index('client_secrets_key_id_key', ['keyId'], { unique: true })
 @Index('client_secrets_client_idx', ['apiClientId'])
 @Index('client_secrets_expiry_idx', ['expiresAt'], { where: '"revoked_at" IS NULL' })
+/** The credential report's order: (tenant, created to the millisecond, id), written in the migration. */
+@Index('client_secrets_report_idx', { synchronize: false })
 @Index('client_secrets_hash_idx', ['secretHash'], { where: '"revoked_at" IS NULL' })
 export class ClientSecret {
   @PrimaryGeneratedColumn('uuid')
@@ -48,6 +50,18 @@ export class ClientSecret {
 
   @Column({ type: 'timestamptz', nullable: true })
   expiryWarnedAt: Date | null;
+
+  /** When a token was last issued with it, to the minute (counted by the identity replicas, written at most a minute late). */
+  @Column({ type: 'timestamptz', nullable: true })
+  lastUsedAt: Date | null;
+
+  /** The source address of that last use (as `TRUST_PROXY` makes it). */
+  @Column({ type: 'text', nullable: true })
+  lastUsedFrom: string | null;
+
+  /** When the worker reported it unused for the tenant's stale period (once; a new use clears it). */
+  @Column({ type: 'timestamptz', nullable: true })
+  staleReportedAt: Date | null;
 
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt: Date;

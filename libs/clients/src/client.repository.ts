@@ -14,6 +14,13 @@ export interface ClientQuery {
   take: number;
 }
 
+/** A grant with its times (least privilege). */
+export interface GrantUse {
+  scope: string;
+  grantedAt: Date;
+  lastUsedAt: Date | null;
+}
+
 /** A granted scope as a token request names it: `{identifier}/{value}`. */
 export interface GrantedScope {
   apiClientId: string;
@@ -67,12 +74,35 @@ export class ClientRepository {
     return rows.map((row) => ({ apiClientId: row.api_client_id, scope: row.scope }));
   }
 
+  /** The client's grants with when each was made and last carried by a token, by scope name. */
+  async grantUses(apiClientId: string, em?: EntityManager): Promise<GrantUse[]> {
+    const rows: Array<{ scope: string; created_at: Date; last_used_at: Date | null }> = await this.manager(em).query(
+      `SELECT a.identifier || '/' || s.value AS scope, g.created_at, g.last_used_at
+         FROM client_scope_grants g
+         JOIN api_scopes s ON s.id = g.scope_id
+         JOIN apis a ON a.id = s.api_id
+        WHERE g.api_client_id = $1
+        ORDER BY a.identifier, s.value`,
+      [apiClientId],
+    );
+    return rows.map((row) => ({ scope: row.scope, grantedAt: row.created_at, lastUsedAt: row.last_used_at }));
+  }
+
+  /**
+   * Makes the client's grants exactly these: removed ones deleted, new ones inserted, the ones kept
+   * untouched (their grant time and last use stay).
+   */
   async replaceGrants(em: EntityManager, client: ApiClient, scopeIds: string[]): Promise<void> {
-    await em.getRepository(ClientScopeGrant).delete({ apiClientId: client.id });
+    await em.query(`DELETE FROM client_scope_grants WHERE api_client_id = $1 AND NOT (scope_id = ANY($2::uuid[]))`, [
+      client.id,
+      scopeIds,
+    ]);
     if (scopeIds.length === 0) return;
-    await em
-      .getRepository(ClientScopeGrant)
-      .insert(scopeIds.map((scopeId) => ({ apiClientId: client.id, scopeId, tenantId: client.tenantId })));
+    await em.query(
+      `INSERT INTO client_scope_grants (api_client_id, scope_id, tenant_id)
+       SELECT $1, unnest($2::uuid[]), $3 ON CONFLICT DO NOTHING`,
+      [client.id, scopeIds, client.tenantId],
+    );
   }
 
   async countGrants(apiClientId: string, em?: EntityManager): Promise<number> {

@@ -12,7 +12,7 @@ import type { ApiClient, ClientState } from './api-client.entity.js';
 import { ClientError, ClientErrorCode } from './client.errors.js';
 import { ClientRepository } from './client.repository.js';
 import { mayChooseOwner, mayManageClientOf } from './operator-client.policy.js';
-import { type ClientView, type IssuedSecret, type SecretView, toClientView, toSecretView } from './client.view.js';
+import { type ClientView, type IssuedSecret, type SecretView, isUnusedGrant, toClientView, toSecretView } from './client.view.js';
 import { ScopeResolver } from './scope-resolver.js';
 import { CredentialPolicyService, refuseOutsidePolicy } from './policy/credential-policy.service.js';
 import { MAX_SECRET_DAYS, defaultSecretDays } from './policy/credential-policy.rules.js';
@@ -107,7 +107,17 @@ export class ClientService {
   /** One client with its scopes; `em` reads inside the caller's transaction (and locks the client's row). */
   async get(tenantId: string, clientId: string, em?: EntityManager): Promise<ClientView> {
     const client = await this.require(tenantId, clientId, em);
-    return toClientView(client, await this.scopeStrings(client, em));
+    const grants = await this.clients.grantUses(client.id, em);
+    const now = Date.now();
+    return {
+      ...toClientView(client, grants.map((g) => g.scope)),
+      scopeGrants: grants.map((g) => ({
+        scope: g.scope,
+        grantedAt: g.grantedAt.toISOString(),
+        lastUsedAt: g.lastUsedAt?.toISOString() ?? null,
+        unused: isUnusedGrant(g.grantedAt, g.lastUsedAt, now),
+      })),
+    };
   }
 
   /** The client behind an admin token, or `null`: read on every request so changes act at once. */
@@ -150,21 +160,30 @@ export class ClientService {
   async setScopes(tenantId: string, actor: Actor, clientId: string, requested: string[]): Promise<{ scopes: string[]; state: ClientState }> {
     return this.dataSource.transaction(async (tx) => {
       const client = await this.require(tenantId, clientId, tx);
-      const before = await this.scopeStrings(client, tx);
-      const stateBefore = client.state;
-      const resolved = await this.scopes.resolve(tx, tenantId, requested);
-      await this.clients.replaceGrants(tx, client, resolved.map((scope) => scope.id));
-      if (client.state === 'awaiting_scopes' && resolved.length > 0) client.state = 'active';
-      else if (client.state === 'active' && resolved.length === 0 && !(await this.ownerHasRoles(tx, client))) client.state = 'awaiting_scopes';
-      const saved = await this.clients.save(tx, client);
-      const scopes = await this.scopeStrings(client, tx);
-      const added = scopes.filter((scope) => !before.includes(scope));
-      const removed = before.filter((scope) => !scopes.includes(scope));
-      await this.record(tx, tenantId, actor, 'client.scopes.set', saved, { before, after: scopes, added, removed, state: saved.state });
-      await this.activated(tx, stateBefore, saved, actor);
-      await announceChange(tx, 'client', tenantId, client.clientId);
-      return { scopes, state: saved.state };
+      return this.applyScopes(tx, actor, client, requested, 'client.scopes.set');
     });
+  }
+
+  /**
+   * The grants made exactly `requested` on the client locked in `tx`, its state moved with them,
+   * audited as `action` (`client.scopes.set`, or least privilege's `client.scopes.unused_removed`).
+   */
+  async applyScopes(tx: EntityManager, actor: Actor, client: ApiClient, requested: string[], action: string): Promise<{ scopes: string[]; state: ClientState }> {
+    const tenantId = client.tenantId;
+    const before = await this.scopeStrings(client, tx);
+    const stateBefore = client.state;
+    const resolved = await this.scopes.resolve(tx, tenantId, requested);
+    await this.clients.replaceGrants(tx, client, resolved.map((scope) => scope.id));
+    if (client.state === 'awaiting_scopes' && resolved.length > 0) client.state = 'active';
+    else if (client.state === 'active' && resolved.length === 0 && !(await this.ownerHasRoles(tx, client))) client.state = 'awaiting_scopes';
+    const saved = await this.clients.save(tx, client);
+    const scopes = await this.scopeStrings(client, tx);
+    const added = scopes.filter((scope) => !before.includes(scope));
+    const removed = before.filter((scope) => !scopes.includes(scope));
+    await this.record(tx, tenantId, actor, action, saved, { before, after: scopes, added, removed, state: saved.state });
+    await this.activated(tx, stateBefore, saved, actor);
+    await announceChange(tx, 'client', tenantId, client.clientId);
+    return { scopes, state: saved.state };
   }
 
   /**

@@ -18,6 +18,25 @@ export interface ClientView {
   allowedSourceRanges: string[] | null;
   /** Tokens per hour (per identity replica); null: no quota. */
   tokensPerHour: number | null;
+  /** Each granted scope with when it was granted and last carried by a token (the single-client read only). */
+  scopeGrants?: ScopeGrantView[];
+}
+
+/** A granted scope and its use (least privilege: `unused` after {@link UNUSED_SCOPE_DAYS} days without a token). */
+export interface ScopeGrantView {
+  scope: string;
+  grantedAt: string;
+  lastUsedAt: string | null;
+  unused: boolean;
+}
+
+/** A grant no token carried for this long (or never, granted this long ago) is marked unused. */
+export const UNUSED_SCOPE_DAYS = 90;
+
+/** Unused: no token carried it for {@link UNUSED_SCOPE_DAYS} days, or none ever did and it is that old. */
+export function isUnusedGrant(grantedAt: Date, lastUsedAt: Date | null, now = Date.now()): boolean {
+  const since = (lastUsedAt ?? grantedAt).getTime();
+  return now - since > UNUSED_SCOPE_DAYS * 86_400_000;
 }
 
 export interface SecretView {
@@ -27,6 +46,8 @@ export interface SecretView {
   expiresAt: string;
   revokedAt: string | null;
   createdAt: string;
+  lastUsedAt: string | null;
+  lastUsedFrom: string | null;
 }
 
 /** The one response that carries a secret's value. */
@@ -63,5 +84,7 @@ export function toSecretView(secret: ClientSecret): SecretView {
     expiresAt: secret.expiresAt.toISOString(),
     revokedAt: secret.revokedAt ? secret.revokedAt.toISOString() : null,
     createdAt: secret.createdAt.toISOString(),
+    lastUsedAt: secret.lastUsedAt ? secret.lastUsedAt.toISOString() : null,
+    lastUsedFrom: secret.lastUsedFrom ?? null,
   };
 }

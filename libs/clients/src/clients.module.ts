@@ -19,11 +19,27 @@ import { CredentialPolicyRepository } from './policy/credential-policy.repositor
 import { CredentialPolicyService } from './policy/credential-policy.service.js';
 import { PolicyBreachRepository } from './policy/policy-breach.repository.js';
 import { ClientLimitsService } from './limits/client-limits.service.js';
+import { LeastPrivilegeService } from './least-privilege.service.js';
+import { StaleCredentialService } from './stale/stale-credential.service.js';
+import { StaleSettingsSource } from './stale/stale-settings.js';
+import { PolicyStaleSettings } from './stale/policy-stale-settings.js';
+import { CredentialReportRepository } from './credential-report/credential-report.repository.js';
+import { CredentialReportService } from './credential-report/credential-report.service.js';
 import { SecretExpiryWarningService } from './secret-expiry-warning.service.js';
 
 @Module({
   imports: [AuditModule, AccountsModule, ApisModule, MailModule, OrganisationsModule],
-  providers: [PolicyBreachRepository, ClientLimitsService, CredentialPolicyRepository, CredentialPolicyService, AdminCallerRepository, ClientRepository, ClientBrowseRepository, ClientBrowseService, ScopeResolver, ClientService, ClientCertificateService, FederatedCredentialRepository, FederatedCredentialService, SecretExpiryWarningService, OwnedCredentialsRepository, OwnedCredentialsService],
-  exports: [ClientLimitsService, CredentialPolicyService, AdminCallerRepository, ClientService, ClientBrowseService, ClientCertificateService, FederatedCredentialRepository, FederatedCredentialService, ClientRepository, SecretExpiryWarningService, OwnedCredentialsService],
+  providers: [
+    PolicyBreachRepository, ClientLimitsService, CredentialPolicyRepository, CredentialPolicyService,
+    AdminCallerRepository, ClientRepository, ClientBrowseRepository, ClientBrowseService, ScopeResolver, ClientService,
+    ClientCertificateService, FederatedCredentialRepository, FederatedCredentialService, SecretExpiryWarningService,
+    OwnedCredentialsRepository, OwnedCredentialsService, CredentialReportRepository, CredentialReportService,
+    LeastPrivilegeService, StaleCredentialService, { provide: StaleSettingsSource, useClass: PolicyStaleSettings },
+  ],
+  exports: [
+    ClientLimitsService, CredentialPolicyService, CredentialReportService, LeastPrivilegeService, StaleCredentialService,
+    StaleSettingsSource, AdminCallerRepository, ClientService, ClientBrowseService, ClientCertificateService,
+    FederatedCredentialRepository, FederatedCredentialService, ClientRepository, SecretExpiryWarningService, OwnedCredentialsService,
+  ],
 })
 export class ClientsModule {}

@@ -21,6 +21,8 @@ import { ApiClient } from './api-client.entity.js';
  */
 @Entity({ name: 'client_federated_credentials' })
 @Index('client_federated_credentials_client_name_key', ['apiClientId', 'name'], { unique: true })
+/** The credential report's order: (tenant, created to the millisecond, id), written in the migration. */
+@Index('client_federated_credentials_report_idx', { synchronize: false })
 @Index('client_federated_credentials_tenant_issuer_idx', ['tenantId', 'issuer'])
 @Check(
   'client_federated_credentials_one_matcher_check',
@@ -69,6 +71,18 @@ export class FederatedCredential {
 
   @Column({ type: 'text', default: '' })
   description: string;
+
+  /** When a token was last issued with it, to the minute (counted by the identity replicas, written at most a minute late). */
+  @Column({ type: 'timestamptz', nullable: true })
+  lastUsedAt: Date | null;
+
+  /** The source address of that last use (as `TRUST_PROXY` makes it). */
+  @Column({ type: 'text', nullable: true })
+  lastUsedFrom: string | null;
+
+  /** When the worker reported it unused for the tenant's stale period (once; a new use clears it). */
+  @Column({ type: 'timestamptz', nullable: true })
+  staleReportedAt: Date | null;
 
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt: Date;

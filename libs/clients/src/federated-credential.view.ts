@@ -11,6 +11,8 @@ export interface FederatedCredentialView {
   description: string;
   createdAt: string;
   updatedAt: string;
+  lastUsedAt: string | null;
+  lastUsedFrom: string | null;
 }
 
 export function toFederatedCredentialView(row: FederatedCredential): FederatedCredentialView {
@@ -27,6 +29,8 @@ export function toFederatedCredentialView(row: FederatedCredential): FederatedCr
     description: row.description,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
+    lastUsedAt: row.lastUsedAt ? row.lastUsedAt.toISOString() : null,
+    lastUsedFrom: row.lastUsedFrom ?? null,
   };
 }
 

@@ -43,6 +43,10 @@ export interface AppConfig {
    * into its token cache before it serves, so a replica that starts under load answers from memory (0 = none).
    */
   tokenPreloadClients: number;
+  /** Identity replicas count the last use of credentials and scope grants (`LAST_USE_TRACKING=0` turns it off). */
+  lastUseTracking: boolean;
+  /** How often an identity replica writes the last uses it counted (1–60 s; what a killed replica can lose). */
+  lastUseFlushSeconds: number;
   /** `DEV_TLS=1`: serve the identity app over https with a development certificate under `dataDir`. */
   devTls: boolean;
   /** How long a mail that fails transiently (SMTP unreachable, 4xx) is retried before it is abandoned. */

@@ -36,6 +36,8 @@ describe('loadConfig', () => {
       tokenCacheClients: 150_000,
       tokenWarmUpRequests: 20_000,
       tokenPreloadClients: 150_000,
+      lastUseTracking: true,
+      lastUseFlushSeconds: 60,
       devTls: false,
     });
   });

@@ -29,6 +29,8 @@ export function loadConfig(env: Env): AppConfig {
   const tokenCacheClients = wholeNumber(read('TOKEN_CACHE_CLIENTS') ?? '150000', 'TOKEN_CACHE_CLIENTS', problems);
   const tokenWarmUpRequests = upTo(1_000_000, read('TOKEN_WARMUP_REQUESTS') ?? '20000', 'TOKEN_WARMUP_REQUESTS', problems);
   const tokenPreloadClients = upTo(999_999_999, read('TOKEN_PRELOAD_CLIENTS') ?? '150000', 'TOKEN_PRELOAD_CLIENTS', problems);
+  const lastUseTracking = flag(read('LAST_USE_TRACKING') ?? '1', 'LAST_USE_TRACKING', problems);
+  const lastUseFlushSeconds = flushSeconds(read('LAST_USE_FLUSH_SECONDS') ?? '60', problems);
   const smtpUrl = optionalUrl(read('SMTP_URL'), ['smtp:', 'smtps:'], 'SMTP_URL', problems);
   const port = portNumber(read('PORT') ?? '3000', 'PORT', problems);
   const adminPort = portNumber(read('ADMIN_PORT') ?? '3001', 'ADMIN_PORT', problems);
@@ -109,6 +111,8 @@ export function loadConfig(env: Env): AppConfig {
     tokenCacheClients: tokenCacheClients!,
     tokenWarmUpRequests: tokenWarmUpRequests!,
     tokenPreloadClients: tokenPreloadClients!,
+    lastUseTracking,
+    lastUseFlushSeconds: lastUseFlushSeconds!,
     devTls,
     mailRetryHours: mailRetryHours!,
     outboxLeaseSeconds: outboxLeaseSeconds!,
@@ -136,6 +140,13 @@ function seconds(value: string, name: string, problems: string[]): number | unde
 function wholeNumber(value: string, name: string, problems: string[]): number | undefined {
   if (/^[1-9]\d{0,8}$/.test(value)) return Number(value);
   problems.push(`${name} must be a whole number from 1 to 999999999 (got "${value}")`);
+  return undefined;
+}
+
+/** At most once a minute (the design's bound on what a killed replica loses); shorter for tests. */
+function flushSeconds(value: string, problems: string[]): number | undefined {
+  if (/^\d{1,2}$/.test(value) && Number(value) >= 1 && Number(value) <= 60) return Number(value);
+  problems.push(`LAST_USE_FLUSH_SECONDS must be a whole number of seconds from 1 to 60 (got "${value}")`);
   return undefined;
 }
 

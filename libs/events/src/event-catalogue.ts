@@ -45,6 +45,8 @@ export const KNOWN_EVENTS = [
   /** IT changed where a client's token requests may come from or its tokens per hour (details: before, after). */
   'client.limits.updated',
   'client.scopes.set',
+  /** Least privilege: the scopes no token carried for 90 days, removed in one step (details as client.scopes.set). */
+  'client.scopes.unused_removed',
   'client.secret.created',
   'client.secret.expiry_warned',
   'client.secret.leak_revoked',

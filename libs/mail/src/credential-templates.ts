@@ -65,3 +65,26 @@ export function certificateExpiryEmail(input: CertificateExpiryMail): RenderedEm
     html: page('Certificate expires soon', lines),
   };
 }
+
+export interface StaleCredentialMail extends ClientMailSubject {
+  /** "client secret", "certificate", "federated credential". */
+  kindLabel: string;
+  /** What tells it apart: "starting with abc", "thumbprint …", "issuer … subject …". */
+  identifying: string;
+  days: number;
+  lastUsedAt: Date | null;
+}
+
+/** A credential no token was issued with for the tenant's stale period: it may go. */
+export function staleCredentialEmail(input: StaleCredentialMail): RenderedEmail {
+  const lines = [
+    `The ${input.kindLabel} (${input.identifying}) of the API client ${input.clientDisplayName} (${input.clientId}) was not used for ${input.days} days: ${input.lastUsedAt ? `its last token was issued at ${input.lastUsedAt.toISOString()}` : 'no token was ever issued with it'}.`,
+    'If nothing uses it any more, remove it (unused credentials are a risk if they leak). If something still needs it, nothing changes for now; the console shows its last use under Credentials.',
+  ];
+  return {
+    template: 'credential-stale',
+    subject: oneLine(`Unused credential of ${input.clientDisplayName}`),
+    text: `${lines.join('\n\n')}\n`,
+    html: page('Unused credential', lines),
+  };
+}

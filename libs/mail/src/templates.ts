@@ -12,6 +12,7 @@ export interface RenderedEmail {
     | 'client-auth-burst'
     | 'secret-leaked'
     | 'certificate-expiry'
+    | 'credential-stale'
     // request-templates.ts:
     | 'access-request-confirm'
     | 'access-request-submitted'

@@ -33,6 +33,12 @@ export interface AssertionInput<A extends ClientAssertion = ParsedAssertion> {
   origin?: TokenRequestInput['origin'];
 }
 
+/** An assertion's client, with the credential it proved itself with (a certificate's key id, a federated credential's id). */
+export interface AssertedClient {
+  client: ClientSnapshot;
+  credential: string;
+}
+
 const error = (code: TokenRequestErrorCode, message: string) => new TokenRequestError(code, message);
 
 /**
@@ -93,12 +99,16 @@ export class ClientAssertionAuthenticator {
     return clientId ?? sub;
   }
 
-  /** Verifies the assertion against the client's certificates and spends its jti; the client, or a counted failure. */
-  async authenticate(input: AssertionInput, snapshot: ClientSnapshot | null): Promise<ClientSnapshot> {
+  /**
+   * Verifies the assertion against the client's certificates and spends its jti; the client and
+   * the key id of the certificate that signed, or a counted failure.
+   */
+  async authenticate(input: AssertionInput, snapshot: ClientSnapshot | null): Promise<AssertedClient> {
     const counted = { tenantId: input.tenant.id, clientId: input.clientId, origin: input.origin };
     let exp: number;
+    let keyId: string;
     try {
-      exp = this.verify(input, snapshot);
+      ({ exp, keyId } = this.verify(input, snapshot));
     } catch (failure) {
       if (failure instanceof TokenRequestError) return this.authenticator.refuse(counted, snapshot, failure);
       throw failure;
@@ -107,7 +117,7 @@ export class ClientAssertionAuthenticator {
     assertEnabled(client, input.basic);
     const jti = String(input.assertion.claims.jti);
     const first = await this.replays.claim(input.tenant.id, client.client.id, jti, (exp + ASSERTION_SKEW_SECONDS) * 1000);
-    if (first) return client;
+    if (first) return { client, credential: keyId };
     return this.authenticator.refuse(
       counted,
       client,
@@ -115,8 +125,8 @@ export class ClientAssertionAuthenticator {
     );
   }
 
-  /** Every check but the jti; returns `exp`. */
-  private verify(input: AssertionInput, snapshot: ClientSnapshot | null): number {
+  /** Every check but the jti; returns `exp` and the certificate's key id. */
+  private verify(input: AssertionInput, snapshot: ClientSnapshot | null): { exp: number; keyId: string } {
     const { assertion, tenant } = input;
     const { exp } = requireClaims(assertion.claims);
     checkAudience(assertion.claims.aud, this.audiences(tenant));
@@ -138,7 +148,7 @@ export class ClientAssertionAuthenticator {
         `The certificate ${certificate.thumbprint} used to sign the client assertion is not within its validity period (${certificate.notBefore.toISOString()} to ${certificate.notAfter.toISOString()}).`,
       );
     }
-    return exp;
+    return { exp, keyId: certificate.keyId };
   }
 
   /** This token endpoint's URLs (v2 and v1, tenant id and slug): the accepted `aud` values. */

@@ -4,7 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { SecretHasher } from '@gatehouse/crypto';
 import { printable } from '@gatehouse/logging';
 import { AuthFailureTracker } from './auth-failure-tracker.js';
-import type { ClientSnapshot } from './client-credentials.repository.js';
+import type { ClientSnapshot, SecretRow } from './client-credentials.repository.js';
 import { canonicalClientId } from './credential-directory.js';
 import { TokenRequestError, TokenRequestErrorCode } from './token-request.errors.js';
 
@@ -21,7 +21,7 @@ export interface AuthenticationInput {
   origin?: IncomingMessage;
 }
 
-type SecretOutcome = 'valid' | 'expired' | 'invalid';
+type SecretOutcome = SecretRow | 'expired' | 'invalid';
 
 /**
  * Client authentication with a secret. Unknown client and wrong secret take the same path (one
@@ -39,14 +39,14 @@ export class ClientAuthenticator {
   ) {}
 
   /**
-   * The authenticated, enabled client, given its snapshot as the directory has it (null for an
-   * unknown client id). Synchronous when the secret is right (the hot path) or the client is
-   * disabled; a failure that counts is a promise that rejects once it is counted. Every failure
-   * is a {@link TokenRequestError}.
+   * The secret that authenticates the enabled client, given its snapshot as the directory has it
+   * (null for an unknown client id). Synchronous when the secret is right (the hot path) or the
+   * client is disabled; a failure that counts is a promise that rejects once it is counted. Every
+   * failure is a {@link TokenRequestError}.
    */
-  authenticate(input: AuthenticationInput, snapshot: ClientSnapshot | null): ClientSnapshot | Promise<never> {
+  authenticate(input: AuthenticationInput, snapshot: ClientSnapshot | null): SecretRow | Promise<never> {
     const outcome = this.checkSecret(snapshot, input.clientSecret, Date.now());
-    if (!snapshot || outcome !== 'valid') {
+    if (!snapshot || typeof outcome === 'string') {
       return this.refuse(
         input,
         snapshot,
@@ -54,7 +54,7 @@ export class ClientAuthenticator {
       );
     }
     assertEnabled(snapshot, input.basic);
-    return snapshot;
+    return outcome;
   }
 
   /** Counts a failed authentication (by any method), then rejects with the answer to give. */
@@ -84,7 +84,7 @@ export class ClientAuthenticator {
         storedBytes.write(candidate.hash, 'latin1') === storedBytes.length &&
         timingSafeEqual(storedBytes, presented);
       if (!equal || !snapshot) continue;
-      if (candidate.expiresAtMs > now) outcome = 'valid';
+      if (candidate.expiresAtMs > now) outcome = candidate;
       else if (outcome === 'invalid') outcome = 'expired';
     }
     return outcome;

@@ -10,6 +10,7 @@ import type { ApiRow, ClientSnapshot } from './client-credentials.repository.js'
 import { CredentialDirectory } from './credential-directory.js';
 import { FederatedAssertionAuthenticator } from './federation/federated-assertion-authenticator.js';
 import { ClientLimitsGate } from './limits/client-limits-gate.js';
+import { type CredentialKind, LastUseRecorder } from './last-use/last-use-recorder.js';
 import { DEFAULT_SCOPE, type ScopeRequest, assertMayRequest, grantedScopes, parseScopeParameter } from './scope-request.js';
 import { issuerOf, v1IssuerOf } from './issuers.js';
 import { type Signer, SigningKeyService } from './signing-key.service.js';
@@ -35,6 +36,7 @@ export class ClientCredentialsService {
     private readonly federated: FederatedAssertionAuthenticator,
     private readonly signingKeys: SigningKeyService,
     private readonly limits: ClientLimitsGate,
+    private readonly lastUse: LastUseRecorder,
   ) {}
 
   /** The tenant named by id or slug, or an `unknown_tenant` error. */
@@ -83,6 +85,8 @@ export class ClientCredentialsService {
     const request = parseScopeParameter(input.v1 ? resourceScope(input.resource) : required('scope', input.scope));
     if (tenant.scopeRequests === 'entra' && request.values[0] !== DEFAULT_SCOPE) throw defaultScopeOnly(request);
     let client = loaded.client;
+    let used = loaded.credential;
+    let usedKind = loaded.kind;
     if (!client) {
       const snapshot =
         loaded.snapshot !== undefined ? loaded.snapshot : this.directory.cachedClient(tenant.id, clientId);
@@ -97,29 +101,32 @@ export class ClientCredentialsService {
           assertion.kind === 'federated'
             ? this.federated.authenticate({ ...asserted, assertion }, snapshot)
             : this.assertions.authenticate({ ...asserted, assertion }, snapshot);
+        const kind = assertion.kind === 'federated' ? 'federated' : 'certificate';
         return authenticated.then(
           (found) =>
-            (found.limits === null ? null : this.limits.check(tenant.id, found, input.origin)) ??
-            this.again(input, loaded, { tenant, client: found, assertion, method: '2' }),
+            (found.client.limits === null ? null : this.limits.check(tenant.id, found.client, input.origin)) ??
+            this.again(input, loaded, { tenant, client: found.client, assertion, method: '2', credential: found.credential, kind }),
         );
       }
-      const authenticated = this.authenticator.authenticate(
+      const secret = this.authenticator.authenticate(
         { tenantId: tenant.id, clientId, clientSecret, basic: input.basic, origin: input.origin },
         snapshot,
       );
-      if (authenticated instanceof Promise) return authenticated;
+      if (secret instanceof Promise) return secret;
       // Network restriction and quota: one property read for a client without either.
-      if (authenticated.limits !== null) {
-        const refused = this.limits.check(tenant.id, authenticated, input.origin);
+      if (snapshot!.limits !== null) {
+        const refused = this.limits.check(tenant.id, snapshot!, input.origin);
         if (refused !== null) return refused;
       }
-      client = authenticated;
+      client = snapshot!;
+      used = secret.hash;
+      usedKind = 'secret';
     }
     const api = loaded.api !== undefined ? loaded.api : this.directory.cachedApi(tenant.id, request.resource);
     if (api === undefined) {
       return this.directory
         .api(tenant.id, request.resource)
-        .then((found) => this.again(input, loaded, { tenant, client, api: found }));
+        .then((found) => this.again(input, loaded, { tenant, client, api: found, credential: used, kind: usedKind }));
     }
     assertMayRequest(api, client);
     if (!api) {
@@ -135,7 +142,12 @@ export class ClientCredentialsService {
     if (!signer)
       return this.signingKeys
         .signer(tenant.id)
-        .then((found) => this.again(input, loaded, { tenant, client, api, signer: found }));
+        .then((found) => this.again(input, loaded, { tenant, client, api, signer: found, credential: used, kind: usedKind }));
+    // The last use of the credential and the grants: one Map.set, written by LastUseFlusher.
+    if (this.lastUse.enabled && used !== undefined) {
+      const explicit = request.values[0] !== DEFAULT_SCOPE;
+      this.lastUse.record(usedKind!, used, tenant.id, client.client, api, scopes, explicit, input.origin);
+    }
     return this.sign(tenant, client, api, scopes, signer, loaded.method ?? '1', input.v1 ? input.resource : undefined);
   }
 
@@ -243,6 +255,9 @@ interface Loaded {
   assertion?: ClientAssertion;
   /** How the client authenticated (a secret unless said). */
   method?: ClientAuthMethod;
+  /** The credential that authenticated it (a secret's hash, a certificate's key id, a federated credential's id). */
+  credential?: string;
+  kind?: CredentialKind;
 }
 
 const NOTHING_LOADED: Loaded = Object.freeze({});

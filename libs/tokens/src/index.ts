@@ -32,3 +32,5 @@ export * from './federation/token-exchange-resource.js';
 export * from './limits/source-range-matcher.js';
 export * from './limits/client-limits-gate.js';
 export * from './limits/client-limits.js';
+export * from './last-use/last-use-recorder.js';
+export * from './last-use/last-use-flusher.js';

@@ -15,6 +15,9 @@ import { FederatedAssertionAuthenticator } from './federation/federated-assertio
 import { FederatedCredentialDirectory } from './federation/federated-credential-directory.js';
 import { IssuerKeys } from './federation/issuer-keys.js';
 import { ClientLimitsGate } from './limits/client-limits-gate.js';
+import { LastUseFlusher } from './last-use/last-use-flusher.js';
+import { LastUseRecorder } from './last-use/last-use-recorder.js';
+import { LastUseRepository } from './last-use/last-use.repository.js';
 import { SecretLeakService } from './secret-leak.service.js';
 import { SigningKeyRepository } from './signing-key.repository.js';
 import { SigningKeyService } from './signing-key.service.js';
@@ -50,12 +53,17 @@ import { TokenWarmUp } from './token-warm-up.js';
     },
     FederatedAssertionAuthenticator,
     ClientLimitsGate,
+    LastUseRecorder,
+    LastUseRepository,
+    LastUseFlusher,
     ClientCredentialsService,
     SecretLeakService,
     TokenWarmUp,
   ],
   exports: [
     TokenWarmUp,
+    LastUseRecorder,
+    LastUseFlusher,
     SecretLeakService,
     SigningKeyService,
     SigningKeyAdminService,

@@ -26,6 +26,8 @@ import { ClientFederationController } from './clients/client-federation.controll
 import { ClientFederationPresenter } from './clients/client-federation.presenter.js';
 import { ClientHandoversPresenter } from './clients/client-handovers.presenter.js';
 import { ClientsController } from './clients/clients.controller.js';
+import { CredentialsConsoleController } from './credentials/credentials.controller.js';
+import { CredentialsPresenter } from './credentials/credentials.presenter.js';
 import { ClientsPresenter } from './clients/clients.presenter.js';
 import { ClientLimitsPresenter } from './clients/client-limits.presenter.js';
 import { PolicyController } from './policy/policy.controller.js';
@@ -74,6 +76,7 @@ export const CONSOLE_PAGES = [
   UsersController,
   ClientsController,
   ClientFederationController,
+  CredentialsConsoleController,
   OrganisationsConsoleController,
   ApisController,
   DocsConsoleController,
@@ -102,6 +105,7 @@ const PRESENTERS = [
   ClientHandoversPresenter,
   ClientFederationPresenter,
   ClientDetail,
+  CredentialsPresenter,
   ApisPresenter,
   DocsPresenter,
   EmailPresenter,

@@ -1,8 +1,24 @@
 import { Body, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
 import type { Page } from '@gatehouse/database';
-import { ClientLimitsService, type ClientState, ClientService, type ClientView, type IssuedSecret, type SecretView } from '@gatehouse/clients';
+import {
+  type ClientState,
+  ClientService,
+  type ClientView,
+  type IssuedSecret,
+  ClientLimitsService,
+  LeastPrivilegeService,
+  type SecretView,
+  type UnusedScopesRemoved,
+} from '@gatehouse/clients';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { ClientPage, ClientResponse, IssuedSecretResponse, ScopesResponse, SecretResponse } from '../dto/responses.dto.js';
+import {
+  ClientPage,
+  ClientResponse,
+  IssuedSecretResponse,
+  ScopesResponse,
+  SecretResponse,
+  UnusedScopesRemovedResponse,
+} from '../dto/responses.dto.js';
 import { AdminController, ApiJsonBody, ApiProblems } from '../auth/admin-controller.js';
 import { type AdminPrincipal, Principal } from '../auth/principal.js';
 import { RequirePermission } from '../auth/require-permission.js';
@@ -15,6 +31,7 @@ export class ClientsController {
   constructor(
     private readonly clients: ClientService,
     private readonly limits: ClientLimitsService,
+    private readonly leastPrivilege: LeastPrivilegeService,
   ) {}
 
   @Post()
@@ -93,6 +110,17 @@ export class ClientsController {
     @Body() body: SetScopesDto,
   ): Promise<{ scopes: string[]; state: ClientState }> {
     return this.clients.setScopes(principal.tenantId, principal, clientId, body.scopes);
+  }
+
+  @Post(':clientId/scopes/remove-unused')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Remove the scopes no token carried for 90 days (or never, granted over 90 days ago), in one audited step',
+  })
+  @RequirePermission('Scopes.Assign')
+  @ApiOkResponse({ type: UnusedScopesRemovedResponse })
+  removeUnusedScopes(@Principal() principal: AdminPrincipal, @Param('clientId') clientId: string): Promise<UnusedScopesRemoved> {
+    return this.leastPrivilege.removeUnusedScopes(principal.tenantId, principal, clientId);
   }
 
   @Post(':clientId/secrets')

@@ -27,4 +27,8 @@ export class CertificateResponse {
   @ApiProperty({ format: 'date-time' }) notBefore: string;
   @ApiProperty({ format: 'date-time' }) notAfter: string;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When a token was last issued with it, to the minute (written by each identity replica at most a minute later); null: never' })
+  lastUsedAt: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'The source address of that last use (as TRUST_PROXY makes it)' })
+  lastUsedFrom: string | null;
 }

@@ -98,4 +98,8 @@ export class FederatedCredentialResponse {
   @ApiProperty() description: string;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When a token was last issued with it, to the minute (written by each identity replica at most a minute later); null: never' })
+  lastUsedAt: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'The source address of that last use (as TRUST_PROXY makes it)' })
+  lastUsedFrom: string | null;
 }

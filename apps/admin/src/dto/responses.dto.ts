@@ -53,6 +53,28 @@ export class ClientResponse {
   allowedSourceRanges: string[] | null;
   @ApiProperty({ type: Number, nullable: true, description: 'Tokens per hour, counted by each identity replica; null: no quota' })
   tokensPerHour: number | null;
+  @ApiProperty({
+    type: () => [ScopeGrantResponse],
+    required: false,
+    description: 'Each granted scope with its last use (in `GET /clients/{clientId}` only; `scopes` keeps its list of names)',
+  })
+  scopeGrants?: ScopeGrantResponse[];
+}
+
+export class ScopeGrantResponse {
+  @ApiProperty({ example: 'api://orders/Orders.Read' }) scope: string;
+  @ApiProperty({ format: 'date-time' }) grantedAt: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When a token last carried it, to the minute; null: never' })
+  lastUsedAt: string | null;
+  @ApiProperty({ description: 'No token carried it for 90 days (or never, and it was granted over 90 days ago): a candidate for removal' })
+  unused: boolean;
+}
+
+export class UnusedScopesRemovedResponse {
+  @ApiProperty({ type: [String], description: 'The scopes taken away; empty when none was unused (nothing changed)' })
+  removed: string[];
+  @ApiProperty({ type: [String] }) scopes: string[];
+  @ApiProperty({ enum: ['awaiting_scopes', 'active', 'disabled'] }) state: string;
 }
 
 export class ScopesResponse {
@@ -67,6 +89,10 @@ export class SecretResponse {
   @ApiProperty({ format: 'date-time' }) expiresAt: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) revokedAt: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When a token was last issued with it, to the minute (written by each identity replica at most a minute later); null: never' })
+  lastUsedAt: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'The source address of that last use (as TRUST_PROXY makes it)' })
+  lastUsedFrom: string | null;
 }
 
 export class IssuedSecretResponse {

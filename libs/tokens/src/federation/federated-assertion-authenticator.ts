@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { ClientAuthenticator, assertEnabled, unknownClient } from '../client-authenticator.js';
-import type { AssertionInput } from '../client-assertion-authenticator.js';
+import type { AssertedClient, AssertionInput } from '../client-assertion-authenticator.js';
 import type { ClientSnapshot } from '../client-credentials.repository.js';
 import { SigningKeyService } from '../signing-key.service.js';
 import { TokenRequestError, TokenRequestErrorCode } from '../token-request.errors.js';
@@ -39,24 +39,27 @@ export class FederatedAssertionAuthenticator {
     private readonly signingKeys: SigningKeyService,
   ) {}
 
-  async authenticate(input: AssertionInput<FederatedAssertion>, snapshot: ClientSnapshot | null): Promise<ClientSnapshot> {
+  /** The client and the id of its federated credential that accepted the token, or a counted failure. */
+  async authenticate(input: AssertionInput<FederatedAssertion>, snapshot: ClientSnapshot | null): Promise<AssertedClient> {
+    let credential: string;
     try {
-      await this.verify(input, snapshot);
+      credential = await this.verify(input, snapshot);
     } catch (failure) {
       if (!(failure instanceof TokenRequestError)) throw failure;
       const counted = { tenantId: input.tenant.id, clientId: input.clientId, origin: input.origin };
       return this.authenticator.refuse(counted, snapshot, failure);
     }
     assertEnabled(snapshot!, input.basic);
-    return snapshot!;
+    return { client: snapshot!, credential };
   }
 
-  private async verify(input: AssertionInput<FederatedAssertion>, snapshot: ClientSnapshot | null): Promise<void> {
+  /** Every check; the matching credential's id. */
+  private async verify(input: AssertionInput<FederatedAssertion>, snapshot: ClientSnapshot | null): Promise<string> {
     const { assertion } = input;
     checkExternalLifetime(assertion, Math.floor(Date.now() / 1000));
     if (!snapshot) throw unknownClient(input.clientId, { basic: input.basic });
     const credentials = await this.credentials.of(input.tenant.id, input.clientId, snapshot.client.id);
-    matchCredential(credentials, assertion);
+    const matched = matchCredential(credentials, assertion);
     const keys = candidateKeys(await this.keysOf(assertion), assertion);
     if (keys.length === 0) {
       throw new TokenRequestError(
@@ -67,6 +70,7 @@ export class FederatedAssertionAuthenticator {
     if (!keys.some((candidate) => signatureVerifiesWith(assertion, candidate.key))) {
       throw new TokenRequestError(TokenRequestErrorCode.AssertionSignature, 'Client assertion contains an invalid signature.');
     }
+    return matched.id;
   }
 
   /** The issuer's published keys: this Gatehouse's own from its database, any other's through {@link IssuerKeys}. */

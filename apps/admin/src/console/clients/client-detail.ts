@@ -32,9 +32,9 @@ import {
   credentialsSection,
   handoversSection,
   historySection,
-  scopesSection,
   stateSection,
 } from './client-sections.pages.js';
+import { scopesSection } from './client-scopes.pages.js';
 
 const HISTORY_ROWS = 20;
 

@@ -12,6 +12,7 @@ import {
   textareaField,
   timeTag,
 } from '@gatehouse/views';
+import { lastUseCell } from '../credentials/credentials.pages.js';
 import type { ClientAbilities } from './client-sections.pages.js';
 import { type FederatedForm, GITHUB_ISSUER, type Scenario } from './federation-scenarios.js';
 
@@ -47,6 +48,7 @@ export function federationSection(input: {
         { header: 'Matches', cell: (c) => matcher(c) },
         { header: 'Audiences', cell: (c) => html`<code class="wrap">${c.audiences.join(', ')}</code>` },
         { header: 'Added', cell: (c) => timeTag(new Date(c.createdAt)) },
+        { header: 'Last used', cell: (c) => lastUseCell(c.lastUsedAt, c.lastUsedFrom) },
         {
           header: 'Action',
           cell: (c) =>

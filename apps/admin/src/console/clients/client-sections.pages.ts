@@ -1,8 +1,8 @@
-import type { ApiView } from '@gatehouse/apis';
 import type { AuditEventView } from '@gatehouse/audit';
 import type { CertificateView, ClientView, SecretView } from '@gatehouse/clients';
 import type { HandoverView } from '@gatehouse/handovers';
-import { type SafeHtml, badge, checkboxGroup, html, postForm, table, expiryTag, timeTag } from '@gatehouse/views';
+import { type SafeHtml, badge, html, postForm, table, expiryTag, timeTag } from '@gatehouse/views';
+import { lastUseCell } from '../credentials/credentials.pages.js';
 
 /** What the signed-in person may do on this client (their permissions and the operator-client rule). */
 export interface ClientAbilities {
@@ -12,63 +12,6 @@ export interface ClientAbilities {
   manageCredentials: boolean;
   manageState: boolean;
   readHistory: boolean;
-}
-
-const scopeString = (api: ApiView, value: string) => `${api.identifier}/${value}`;
-
-/** Scopes grouped by API: checkboxes for those who assign scopes, a list for everybody else. */
-export function scopesSection(input: {
-  base: string;
-  csrf: string;
-  client: ClientView;
-  apis: readonly ApiView[];
-  granted: readonly string[];
-  can: ClientAbilities;
-  error?: string;
-}): SafeHtml {
-  const { client, apis, granted } = input;
-  const withScopes = apis.filter((api) => api.scopes.length > 0);
-  const body = !withScopes.length
-    ? input.can.assignScopes
-      ? html`<p class="empty">No API defines scopes yet. <a href="${input.base}/apis">Add an API and its scopes under APIs &amp; scopes</a>, then assign them here.</p>`
-      : html`<p class="empty">No API defines scopes yet. The IT department adds them under <a href="${input.base}/apis">APIs &amp; scopes</a>.</p>`
-    : input.can.assignScopes
-      ? postForm({
-          action: `${input.base}/clients/${client.clientId}/scopes`,
-          csrf: input.csrf,
-          submit: 'Save scopes',
-          button: 'secondary',
-          body: html`${input.error ? html`<p class="field-error" id="scopes-error">${input.error}</p>` : ''}
-          ${withScopes.map((api) =>
-            checkboxGroup({
-              name: 'scopes',
-              id: `api-${api.id}`,
-              label: `${api.displayName} (${api.identifier})`,
-              options: api.scopes.map((s) => ({
-                value: scopeString(api, s.value),
-                label: s.value,
-                hint: s.description ? `— ${s.description}` : undefined,
-              })),
-              values: granted,
-            }),
-          )}`,
-        })
-      : readOnlyScopes(withScopes, granted);
-  return html`<section class="panel" aria-labelledby="scopes-heading">
-    <h2 id="scopes-heading">Scopes</h2>
-    <p class="hint">What tokens of this client may carry. A change acts on the next token request.</p>
-    ${body}
-  </section>`;
-}
-
-function readOnlyScopes(apis: readonly ApiView[], granted: readonly string[]): SafeHtml {
-  const groups = apis
-    .map((api) => ({ api, values: api.scopes.filter((s) => granted.includes(scopeString(api, s.value))) }))
-    .filter((group) => group.values.length > 0);
-  if (!groups.length) return html`<p class="empty">No scopes granted yet. The IT department assigns them.</p>`;
-  return html`<ul class="scope-groups">
-    ${groups.map((g) => html`<li><strong>${g.api.displayName}</strong>: ${g.values.map((s) => html`<code class="scope">${s.value}</code> `)}</li>`)}
-  </ul>`;
 }
 
 function secretStatus(secret: SecretView): SafeHtml {
@@ -86,6 +29,7 @@ function secretsTable(base: string, clientId: string, secrets: readonly SecretVi
       { header: 'Created', cell: (s) => timeTag(new Date(s.createdAt)) },
       { header: 'Expires', cell: (s) => expiryTag(new Date(s.expiresAt)) },
       { header: 'Status', cell: (s) => secretStatus(s) },
+      { header: 'Last used', cell: (s) => lastUseCell(s.lastUsedAt, s.lastUsedFrom) },
       {
         header: 'Action',
         cell: (s) =>
@@ -115,6 +59,7 @@ function certificatesTable(
       { header: 'Thumbprint', cell: (c) => html`<code class="thumbprint">${c.thumbprint}</code>` },
       { header: 'Subject', cell: (c) => c.subject },
       { header: 'Expires', cell: (c) => expiryTag(new Date(c.notAfter)) },
+      { header: 'Last used', cell: (c) => lastUseCell(c.lastUsedAt, c.lastUsedFrom) },
       {
         header: 'Action',
         cell: (c) =>

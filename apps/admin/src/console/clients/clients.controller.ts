@@ -75,6 +75,18 @@ export class ClientsController {
     return this.out.send(res, who, this.limits.save(who, clientId, req));
   }
 
+  @Get(':clientId/scopes/remove-unused')
+  @ConsolePage('Scopes.Assign')
+  confirmRemoveUnused(@Console() who: ConsolePrincipal, @Param('clientId') clientId: string, @Res() res: Response): Promise<void> {
+    return this.out.send(res, who, this.clients.confirmRemoveUnused(who, clientId));
+  }
+
+  @Post(':clientId/scopes/remove-unused')
+  @ConsolePage('Scopes.Assign')
+  removeUnused(@Console() who: ConsolePrincipal, @Param('clientId') clientId: string, @Res() res: Response): Promise<void> {
+    return this.out.send(res, who, this.clients.removeUnused(who, clientId));
+  }
+
   @Get(':clientId/disable')
   @ConsolePage('Clients.Manage')
   confirmDisable(

@@ -1,6 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
-import { ClientBrowseService, type ClientState, ClientError, ClientErrorCode, ClientService } from '@gatehouse/clients';
+import {
+  ClientBrowseService,
+  type ClientState,
+  ClientError,
+  ClientErrorCode,
+  ClientService,
+  LeastPrivilegeService,
+  UNUSED_SCOPE_DAYS,
+} from '@gatehouse/clients';
 import { parseTextSort, textSortParam } from '@gatehouse/database';
 import { HandoverService } from '@gatehouse/handovers';
 import { type FieldErrors, html } from '@gatehouse/views';
@@ -35,6 +43,7 @@ export class ClientsPresenter {
     private readonly browser: ClientBrowseService,
     private readonly detail: ClientDetail,
     private readonly handovers: HandoverService,
+    private readonly leastPrivilege: LeastPrivilegeService,
   ) {}
 
   async list(who: ConsolePrincipal, raw: Record<string, unknown>): Promise<ConsoleView> {
@@ -136,6 +145,44 @@ export class ClientsPresenter {
   private async newHandovers(who: ConsolePrincipal, clientId: string, earlier: Set<string>): Promise<string[]> {
     const now = await this.handovers.list(who.tenantId, clientId);
     return now.filter((h) => !earlier.has(h.id)).map((h) => h.recipientEmail);
+  }
+
+  /** Least privilege: names the unused scopes and what removing them does, then asks once. */
+  async confirmRemoveUnused(who: ConsolePrincipal, clientId: string): Promise<ConsoleResult> {
+    const client = await this.clients.get(who.tenantId, clientId);
+    const path = `${who.base}/clients/${clientId}`;
+    const unused = (client.scopeGrants ?? []).filter((g) => g.unused);
+    if (!unused.length) {
+      return { redirect: path, flash: { kind: 'info', text: `Every scope of ${client.displayName} was used within ${UNUSED_SCOPE_DAYS} days: nothing to remove.` } };
+    }
+    return {
+      title: 'Remove unused scopes?',
+      breadcrumbs: [
+        { label: 'Clients', href: `${who.base}/clients` },
+        { label: client.displayName, href: path },
+        { label: 'Remove unused scopes' },
+      ],
+      body: confirmation({
+        action: `${path}/scopes/remove-unused`,
+        back: path,
+        csrf: who.csrfToken,
+        object: html`Remove from <strong>${client.displayName}</strong> the scopes no token carried for ${UNUSED_SCOPE_DAYS} days:
+          ${unused.map((g) => html`<code class="scope">${g.scope}</code> `)}`,
+        effect:
+          unused.length === client.scopes.length
+            ? 'These are all its scopes: it then waits for scopes again and its token requests fail until some are assigned.'
+            : 'Its tokens no longer carry them from its next token request; the scopes it used stay.',
+        submit: `Remove ${unused.length === 1 ? 'the unused scope' : `${unused.length} unused scopes`}`,
+      }),
+    };
+  }
+
+  async removeUnused(who: ConsolePrincipal, clientId: string): Promise<ConsoleResult> {
+    const { removed } = await this.leastPrivilege.removeUnusedScopes(who.tenantId, who, clientId);
+    const text = removed.length
+      ? `Removed ${removed.length === 1 ? 'the unused scope' : `${removed.length} unused scopes`}: ${removed.join(', ')}.`
+      : `No scope was unused any more: nothing removed.`;
+    return { redirect: `${who.base}/clients/${clientId}`, flash: { kind: 'success', text } };
   }
 
   async confirmDisable(who: ConsolePrincipal, clientId: string): Promise<ConsoleView> {
