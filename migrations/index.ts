@@ -27,6 +27,7 @@ import { SecondFactorLockout1795843632703 } from './1795843632703-SecondFactorLo
 import { AuditNamesAtWriteTime1795843770259 } from './1795843770259-AuditNamesAtWriteTime.js';
 import { FederatedCredentials1795842406767 } from './1795842406767-FederatedCredentials.js';
 import { EntraTokenTypeAndScopeRequests1795845107312 } from './1795845107312-EntraTokenTypeAndScopeRequests.js';
+import { FormsActOnce1795855880872 } from './1795855880872-FormsActOnce.js';
 import { PasswordResetAndExpiredHandovers1795845292771 } from './1795845292771-PasswordResetAndExpiredHandovers.js';
 
 /** Every migration, in order. Listed explicitly: a glob would load some files twice. */
@@ -61,4 +62,5 @@ export const MIGRATIONS = [
   AuditNamesAtWriteTime1795843770259,
   EntraTokenTypeAndScopeRequests1795845107312,
   PasswordResetAndExpiredHandovers1795845292771,
+  FormsActOnce1795855880872,
 ];

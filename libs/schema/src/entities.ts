@@ -17,7 +17,7 @@ import { Api, ApiScope } from '@gatehouse/apis';
 import { ApiClient, ClientCertificate, ClientScopeGrant, ClientSecret, FederatedCredential } from '@gatehouse/clients';
 import { ClientAuthThrottle, SigningKey, SourceThrottle, UsedClientAssertion } from '@gatehouse/tokens';
 import { AuditEvent } from '@gatehouse/audit';
-import { Session } from '@gatehouse/sessions';
+import { FormStash, FormSubmission, Session } from '@gatehouse/sessions';
 import { AccessRequest, AccessRequestThrottle } from '@gatehouse/requests';
 import { CredentialHandover } from '@gatehouse/handovers';
 import { AuditStreamCursor, WebhookDelivery, WebhookSubscription } from '@gatehouse/events';
@@ -40,6 +40,8 @@ export const ENTITIES = [
   LoginSourceThrottle,
   AuditEvent,
   Session,
+  FormSubmission,
+  FormStash,
   AccountLink,
   DocSection,
   DocSectionGrant,
