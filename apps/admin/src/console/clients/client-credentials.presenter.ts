@@ -96,6 +96,7 @@ export class ClientCredentialsPresenter {
     const granted = (await this.clients.get(who.tenantId, clientId)).scopes[0];
     return {
       title: 'Copy the new secret now',
+      shownOnce: true,
       breadcrumbs: crumbs,
       flash: [{ kind: 'success', text: 'Secret created. Copy it now: it will not be shown again.' }],
       body: issuedSecretPage({

@@ -17,6 +17,12 @@ export interface ConsoleView {
   lead?: SafeHtml | string;
   flash?: Flash[];
   status?: number;
+  /**
+   * The result of a POST that acted and shows something once (a new secret, a one-time password):
+   * kept encrypted and shown by a GET after a redirect, once. Any other page a POST answers with
+   * (a form back with errors, a preview) leaves the form free to be sent again.
+   */
+  shownOnce?: boolean;
 }
 
 /** Where to go next (a 303 to a console path, built from the principal's `base`), and a message for that page. */
@@ -46,14 +52,14 @@ export class ConsoleResponder {
 
   /**
    * A POST's outcome is recorded for its form's one-time token: a redirect, where later sendings
-   * go; a page that worked (a new secret), kept to be shown once by a GET after a redirect; a
-   * form back with errors, nothing (it may be sent again).
+   * go; a page shown once (a new secret), kept to be shown by a GET after a redirect; any other
+   * page (a form back with errors, a preview), nothing (it may be sent again).
    */
   async send(res: Response, who: ConsolePrincipal, result: ConsoleResult | Promise<ConsoleResult>): Promise<void> {
     const outcome = await result;
     const req = res.req as ConsoleRequest;
     if ('download' in outcome) return download(res, outcome.download);
-    const acted = 'redirect' in outcome || (outcome.status ?? 200) < 400;
+    const acted = 'redirect' in outcome || outcome.shownOnce === true;
     if (req.stepUpDue && acted)
       throw new Error(`${req.path}: @StepUp({ afterValidation: true }) without ConsoleStepUp.confirm`);
     if ('redirect' in outcome) {

@@ -105,9 +105,9 @@ export class ConsoleGuard implements CanActivate {
     req.console = principal; // from here on, refusals are shown in the console's frame
     if (page.permission && !permissions.includes(page.permission)) throw notPermitted();
     const stepUp = this.reflector.get<boolean | 'after-validation' | undefined>(STEP_UP, handler);
-    if (stepUp === 'after-validation') req.stepUpDue = true;
-    else if (stepUp) await this.stepUp.confirm(req, principal);
+    if (stepUp === true) await this.stepUp.confirm(req, principal);
     if (req.method === 'POST' && !this.reflector.get<boolean>(PREVIEW, handler)) await this.once.claim(req, principal);
+    if (stepUp === 'after-validation') req.stepUpDue = true;
     return true;
   }
 
