@@ -50,8 +50,6 @@ describe('console: every submit acts once', () => {
     return { page: await context.newPage(), context };
   };
   const text = (page: Page) => page.locator('main').innerText();
-  const t0 = Date.now();
-  const step = (what: string) => console.log(`${((Date.now() - t0) / 1000).toFixed(1)}s ${what}`);
 
   beforeAll(async () => {
     app = await startConsoleApp();
@@ -77,7 +75,6 @@ describe('console: every submit acts once', () => {
 
   it('a new secret: a double click makes one, a reload does not show it again, Back and submit again and two tabs make none more', { timeout: 90_000 }, async () => {
     const { page, context } = await open(carla);
-    step('signed in');
     await page.goto(`${origin}${clientPath}/secrets/new`);
     await page.getByLabel('Description (optional)').fill('ci pipeline');
     await page.getByRole('button', { name: 'Create the secret' }).dblclick();
@@ -87,30 +84,22 @@ describe('console: every submit acts once', () => {
     expect(secret.length).toBeGreaterThan(20);
     expect(await text(page)).toContain('reloading it or coming back to it later shows only that it was shown');
     expect(await secrets('ci pipeline')).toBe(1);
-    step('shown');
     await checkPage(page, shots, 'secret-shown-once');
-    step('checked');
 
     await page.reload();
-    step('reloaded');
     await page.getByRole('heading', { name: 'Shown once already' }).waitFor();
     expect(await page.content()).not.toContain(secret);
     expect(await text(page)).toContain('cannot be shown again');
     expect(await secrets('ci pipeline')).toBe(1);
     await checkPage(page, shots, 'secret-reloaded');
-
-    step('back');
     await page.goBack();
     await page.getByRole('heading', { name: 'New secret' }).waitFor();
-    step('form again');
     await page.getByLabel('Description (optional)').fill('ci pipeline');
     await page.getByRole('button', { name: 'Create the secret' }).click();
     await page.waitForURL((url) => !url.pathname.endsWith('/secrets/new'));
     expect(await text(page)).toContain('Nothing was done again');
     expect(await secrets('ci pipeline')).toBe(1);
     await checkPage(page, shots, 'secret-sent-again');
-
-    step('two tabs');
     const other = await context.newPage();
     for (const tab of [page, other]) {
       await tab.goto(`${origin}${clientPath}/secrets/new`);
@@ -195,12 +184,14 @@ describe('console: every submit acts once', () => {
   });
 
   /** A form sent by a double click, its result reloaded, then Back and the same form sent again: one effect. */
-  async function once(page: Page, input: { form: string; fill: () => Promise<void>; submit: string; effects: () => Promise<number> }) {
+  async function once(
+    page: Page,
+    input: { form: string; fill: () => Promise<void>; submit: string; done: string; effects: () => Promise<number> },
+  ) {
     await page.goto(`${origin}${input.form}`);
     await input.fill();
     await page.getByRole('button', { name: input.submit }).dblclick();
-    await page.waitForURL((url) => url.pathname !== input.form);
-    await page.waitForLoadState();
+    await page.getByText(input.done).first().waitFor();
     expect(await input.effects()).toBe(1);
     await page.reload();
     expect(await input.effects()).toBe(1);
@@ -219,6 +210,7 @@ describe('console: every submit acts once', () => {
       form: '/console/clients/new',
       fill: () => page.getByLabel('Name', { exact: true }).fill('Billing export'),
       submit: 'Create the client',
+      done: 'Billing export',
       effects: () => count(`SELECT count(*)::int AS n FROM api_clients WHERE display_name = 'Billing export'`),
     });
     await checkPage(page, shots, 'client-created-again');
@@ -230,12 +222,14 @@ describe('console: every submit acts once', () => {
         await page.getByLabel('Username').fill('sam');
       },
       submit: 'Create user',
+      done: 'Sam Partner',
       effects: () => count(`SELECT count(*)::int AS n FROM users WHERE username = 'sam'`),
     });
     await once(page, {
       form: '/console/docs/orders-api',
       fill: () => page.getByLabel('Text (Markdown)').fill('# Orders\n\nEdited once.'),
       submit: 'Save changes',
+      done: 'Section "Orders API" saved.',
       effects: () => events('doc_section.updated'),
     });
     await checkPage(page, shots, 'doc-saved-again');
