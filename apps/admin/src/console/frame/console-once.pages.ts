@@ -134,7 +134,7 @@ export function resumePage(
   const lists = Object.fromEntries(Object.entries(stash.fields).filter(([, v]) => typeof v !== 'string'));
   return {
     title: 'Continue where you left off',
-    lead: `Your session ended before this form was sent (${when(new Date(stash.createdAt))}), so nothing was changed yet. Here it is as you typed it: check it, then send it.`,
+    lead: `Your session ended before this form was sent, so nothing was changed yet. Here it is as you typed it ${when(new Date(stash.createdAt))}: check it, then send it.`,
     body: postForm({
       action: stash.action,
       csrf: who.csrfToken,
