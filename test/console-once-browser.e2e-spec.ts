@@ -1,12 +1,12 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYSTEM_ACTOR } from '@gatehouse/audit';
 import { ClientService } from '@gatehouse/clients';
 import { DocService } from '@gatehouse/docs';
 import { AccessRequestService } from '@gatehouse/requests';
 import { Screenshots, launchBrowser } from './support/browser.js';
-import { type ConsoleApp, type ConsoleFixtures, type StaffMember, signInInBrowser, startConsoleApp } from './support/console.js';
-import { WIDE, checkPage } from './support/page-checks.js';
+import { type ConsoleApp, type ConsoleFixtures, type StaffMember, StaffBrowsers, startConsoleApp } from './support/console.js';
+import { checkPage } from './support/page-checks.js';
 
 /**
  * Every submit acts once (CONSOLE.md, "Daily work"), in Chromium: a double click, a reload of the
@@ -28,33 +28,18 @@ describe('console: every submit acts once', () => {
   let clientPath: string;
   const shots = new Screenshots('console-once');
 
-  const count = async (sql: string, params: unknown[] = []) =>
-    ((await app.db.query(sql, params)) as { n: number }[])[0]!.n;
-  const events = (action: string, target?: string) =>
-    count(`SELECT count(*)::int AS n FROM audit_events WHERE action = $1 AND ($2::text IS NULL OR target_id::text = $2)`, [
-      action,
-      target ?? null,
-    ]);
-  const contexts = new Map<string, BrowserContext>();
-  /** A page in the person's browser, signed in once per file (a sign-in costs a password hash). */
-  const open = async (member: StaffMember): Promise<{ page: Page; context: BrowserContext }> => {
-    let context = contexts.get(member.id);
-    if (!context) {
-      context = await browser.newContext({ viewport: WIDE });
-      context.setDefaultTimeout(20_000);
-      contexts.set(member.id, context);
-      const page = await context.newPage();
-      await signInInBrowser(page, `${origin}/console/login`, member, await staff.secondFactor(member));
-      return { page, context };
-    }
-    return { page: await context.newPage(), context };
-  };
+  const count = async (sql: string, params: unknown[] = []) => ((await app.db.query(sql, params)) as { n: number }[])[0]!.n;
+  const events = (action: string, target: string | null = null) =>
+    count(`SELECT count(*)::int AS n FROM audit_events WHERE action = $1 AND ($2::text IS NULL OR target_id::text = $2)`, [action, target]);
+  let browsers: StaffBrowsers;
+  const open = (member: StaffMember) => browsers.open(member);
   const text = (page: Page) => page.locator('main').innerText();
 
   beforeAll(async () => {
     app = await startConsoleApp();
     ({ origin, staff, tenantId } = app);
     browser = await launchBrowser();
+    browsers = new StaffBrowsers(browser, app);
     carla = await staff.staff(tenantId, ['ContactPerson'], { username: 'carla' });
     dora = await staff.staff(tenantId, ['ContactPerson'], { username: 'dora' });
     ada = await staff.staff(tenantId, ['Administrator'], { username: 'ada' });
@@ -65,13 +50,12 @@ describe('console: every submit acts once', () => {
   }, 120_000);
 
   afterAll(async () => {
-    for (const context of contexts.values()) await context.close().catch(() => undefined);
+    await browsers?.close();
     await browser?.close();
     await app?.close();
   });
 
-  const secrets = (name: string) =>
-    count(`SELECT count(*)::int AS n FROM client_secrets WHERE display_name = $1 AND revoked_at IS NULL`, [name]);
+  const secrets = (name: string) => count(`SELECT count(*)::int AS n FROM client_secrets WHERE display_name = $1 AND revoked_at IS NULL`, [name]);
 
   it('a new secret: a double click makes one, a reload does not show it again, Back and submit again and two tabs make none more', { timeout: 90_000 }, async () => {
     const { page, context } = await open(carla);
