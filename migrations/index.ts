@@ -29,6 +29,7 @@ import { FederatedCredentials1795842406767 } from './1795842406767-FederatedCred
 import { EntraTokenTypeAndScopeRequests1795845107312 } from './1795845107312-EntraTokenTypeAndScopeRequests.js';
 import { FormsActOnce1795855880872 } from './1795855880872-FormsActOnce.js';
 import { PasswordResetAndExpiredHandovers1795845292771 } from './1795845292771-PasswordResetAndExpiredHandovers.js';
+import { PartnerOrganisations1795856178129 } from './1795856178129-PartnerOrganisations.js';
 
 /** Every migration, in order. Listed explicitly: a glob would load some files twice. */
 export const MIGRATIONS = [
@@ -63,4 +64,5 @@ export const MIGRATIONS = [
   EntraTokenTypeAndScopeRequests1795845107312,
   PasswordResetAndExpiredHandovers1795845292771,
   FormsActOnce1795855880872,
+  PartnerOrganisations1795856178129,
 ];
