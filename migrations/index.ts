@@ -29,6 +29,7 @@ import { FederatedCredentials1795842406767 } from './1795842406767-FederatedCred
 import { EntraTokenTypeAndScopeRequests1795845107312 } from './1795845107312-EntraTokenTypeAndScopeRequests.js';
 import { FormsActOnce1795855880872 } from './1795855880872-FormsActOnce.js';
 import { PasswordResetAndExpiredHandovers1795845292771 } from './1795845292771-PasswordResetAndExpiredHandovers.js';
+import { CredentialPolicyAndClientLimits1795856035948 } from './1795856035948-CredentialPolicyAndClientLimits.js';
 import { PartnerOrganisations1795856178129 } from './1795856178129-PartnerOrganisations.js';
 
 /** Every migration, in order. Listed explicitly: a glob would load some files twice. */
@@ -64,5 +65,6 @@ export const MIGRATIONS = [
   EntraTokenTypeAndScopeRequests1795845107312,
   PasswordResetAndExpiredHandovers1795845292771,
   FormsActOnce1795855880872,
+  CredentialPolicyAndClientLimits1795856035948,
   PartnerOrganisations1795856178129,
 ];

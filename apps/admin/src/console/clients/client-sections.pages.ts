@@ -7,6 +7,8 @@ import { type SafeHtml, badge, checkboxGroup, csrfInput, html, postForm, table, 
 /** What the signed-in person may do on this client (their permissions and the operator-client rule). */
 export interface ClientAbilities {
   assignScopes: boolean;
+  /** Network restriction and quota: Scopes.Assign, and an operator client's owner or an Administrator. */
+  setLimits: boolean;
   manageCredentials: boolean;
   manageState: boolean;
   readHistory: boolean;
