@@ -27,6 +27,7 @@ import { SecondFactorLockout1795843632703 } from './1795843632703-SecondFactorLo
 import { AuditNamesAtWriteTime1795843770259 } from './1795843770259-AuditNamesAtWriteTime.js';
 import { FederatedCredentials1795842406767 } from './1795842406767-FederatedCredentials.js';
 import { EntraTokenTypeAndScopeRequests1795845107312 } from './1795845107312-EntraTokenTypeAndScopeRequests.js';
+import { FormsActOnce1795855880872 } from './1795855880872-FormsActOnce.js';
 import { PasswordResetAndExpiredHandovers1795845292771 } from './1795845292771-PasswordResetAndExpiredHandovers.js';
 import { CredentialLastUse1795850000000 } from './1795850000000-CredentialLastUse.js';
 import { CredentialPolicyAndClientLimits1795856035948 } from './1795856035948-CredentialPolicyAndClientLimits.js';
@@ -65,6 +66,7 @@ export const MIGRATIONS = [
   EntraTokenTypeAndScopeRequests1795845107312,
   PasswordResetAndExpiredHandovers1795845292771,
   CredentialLastUse1795850000000,
+  FormsActOnce1795855880872,
   CredentialPolicyAndClientLimits1795856035948,
   PartnerOrganisations1795856178129,
 ];

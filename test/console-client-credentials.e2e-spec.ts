@@ -65,7 +65,7 @@ describe('console: client credentials', () => {
     expect(shown.status).toBe(200);
     expect(shown.headers['cache-control']).toBe('no-store');
     expect(shown.text).toContain('Secret created. Copy it now: it will not be shown again.');
-    expect(shown.text).toContain('Leaving or reloading it loses the secret');
+    expect(shown.text).toContain('reloading it or coming back to it later shows only that it was shown');
     const secret = /<code class="secret" id="client-secret" data-copy="client secret">([^<]+)<\/code>/.exec(
       shown.text,
     )![1]!;

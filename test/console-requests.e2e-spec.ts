@@ -105,7 +105,9 @@ describe('console: access requests', () => {
     expect(after.text).toMatch(/href="\/console\/clients\/[0-9a-f-]{36}"/);
     expect(after.text).not.toContain('id="decide"'); // decided: no form any more
     const again = await staff.post(carlaAgent, `/console/requests/${asked.id}`, `/console/requests/${asked.id}/approve`, {});
-    expect(again.status).toBe(409);
+    expect(again.status).toBe(303); // decided already: back on the request, saying by whom and when
+    expect(again.headers.location).toBe(`/console/requests/${asked.id}`);
+    expect((await carlaAgent.get(again.headers.location!)).text).toMatch(/Already approved by Carla Example .* Nothing was done again/);
   });
 
   it('rejects with a note shown to the requester; an empty note keeps the form with the message beside it', async () => {

@@ -5,7 +5,7 @@ import { freePort } from './http-apps.js';
 import type { LogCapture } from './log-capture.js';
 import { testConfig } from './test-config.js';
 import { type TestDatabase, createTestDatabase } from './test-database.js';
-import type { Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { type Role, SecondFactorService, UserService, hashPassword } from '@gatehouse/accounts';
@@ -189,4 +189,29 @@ export async function startConsoleApp(
     await database.drop();
   };
   return { admin, config, origin, db, staff: new ConsoleFixtures(admin, origin), tenantId, close };
+}
+
+/** One Chromium context per staff member, signed in once (a sign-in costs a password hash); pages open in it. */
+export class StaffBrowsers {
+  private readonly contexts = new Map<string, BrowserContext>();
+
+  constructor(
+    private readonly browser: Browser,
+    private readonly app: Pick<ConsoleApp, 'origin' | 'staff'>,
+  ) {}
+
+  async open(member: StaffMember): Promise<{ page: Page; context: BrowserContext }> {
+    const known = this.contexts.get(member.id);
+    if (known) return { page: await known.newPage(), context: known };
+    const context = await this.browser.newContext({ viewport: { width: 1280, height: 800 } });
+    context.setDefaultTimeout(20_000);
+    this.contexts.set(member.id, context);
+    const page = await context.newPage();
+    await signInInBrowser(page, `${this.app.origin}/console/login`, member, await this.app.staff.secondFactor(member));
+    return { page, context };
+  }
+
+  async close(): Promise<void> {
+    for (const context of this.contexts.values()) await context.close().catch(() => undefined);
+  }
 }

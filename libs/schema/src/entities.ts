@@ -17,7 +17,7 @@ import { Api, ApiScope } from '@gatehouse/apis';
 import { ApiClient, ClientCertificate, ClientScopeGrant, ClientSecret, CredentialPolicyRow, FederatedCredential } from '@gatehouse/clients';
 import { ClientAuthThrottle, SigningKey, SourceThrottle, UsedClientAssertion } from '@gatehouse/tokens';
 import { AuditEvent } from '@gatehouse/audit';
-import { Session } from '@gatehouse/sessions';
+import { FormStash, FormSubmission, Session } from '@gatehouse/sessions';
 import { AccessRequest, AccessRequestThrottle } from '@gatehouse/requests';
 import { CredentialHandover } from '@gatehouse/handovers';
 import { Organisation } from '@gatehouse/organisations';
@@ -43,6 +43,8 @@ export const ENTITIES = [
   LoginSourceThrottle,
   AuditEvent,
   Session,
+  FormSubmission,
+  FormStash,
   AccountLink,
   DocSection,
   DocSectionGrant,

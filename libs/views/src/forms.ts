@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { type SafeHtml, html } from './html.js';
 
 /** Messages per form field name: what is wrong and what to do. */
@@ -181,8 +182,25 @@ export function checkboxGroup(
   </fieldset>`;
 }
 
+/** The name of the one-time token every POST form carries (see {@link csrfInput}). */
+export const FORM_TOKEN_FIELD = '_once';
+
+/** A fresh one-time token for one copy of a form: 128 random bits. */
+export function formToken(): string {
+  return randomBytes(16).toString('base64url');
+}
+
+/**
+ * The hidden fields every POST form starts with: the session's CSRF token, and a one-time token
+ * naming this copy of the form, so the server acts on it once — a double click, a reload of the
+ * POST, or Back and submit again lands on the result of the first sending.
+ */
 export function csrfInput(token: string): SafeHtml {
-  return html`<input type="hidden" name="_csrf" value="${token}" />`;
+  return html`<input type="hidden" name="_csrf" value="${token}" /><input
+      type="hidden"
+      name="${FORM_TOKEN_FIELD}"
+      value="${formToken()}"
+    />`;
 }
 
 /** Hidden fields carrying values through a form (never a password or a secret). */

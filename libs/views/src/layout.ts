@@ -1,5 +1,6 @@
 import { type SafeHtml, html } from './html.js';
 import { type Crumb, type Flash, breadcrumbs, flashMessages } from './feedback.js';
+import { csrfInput } from './forms.js';
 
 /** One entry of a navigation: a link, with the count of waiting work beside it when there is some. */
 export interface NavItem {
@@ -69,7 +70,7 @@ function navList(items: NavItem[]): SafeHtml {
 function signOutForm(account: AccountArea): SafeHtml {
   const { action, csrf, label } = account.signOut;
   return html`<form method="post" action="${action}">
-    <input type="hidden" name="_csrf" value="${csrf}" />
+    ${csrfInput(csrf)}
     <button type="submit" class="secondary">${label}</button>
   </form>`;
 }

@@ -26,12 +26,43 @@ document.querySelectorAll('[data-copy]').forEach(function (target) {
 `;
 
 /**
+ * A form is sent once: after the first submit its buttons say "Sending…" and further submits are
+ * ignored until the page is shown again (Back restores it). The server acts once anyway (each
+ * form's one-time token); this spares the person a second request. Both UIs serve it.
+ */
+export const SUBMIT_ONCE_SCRIPT = `
+document.addEventListener('submit', function (event) {
+  var form = event.target;
+  if (!(form instanceof HTMLFormElement) || (form.method || '').toLowerCase() !== 'post') return;
+  if (form.getAttribute('data-sending')) { event.preventDefault(); return; }
+  form.setAttribute('data-sending', 'true');
+  form.setAttribute('aria-busy', 'true');
+  form.querySelectorAll('button[type=submit], button:not([type])').forEach(function (button) {
+    button.setAttribute('aria-disabled', 'true');
+    button.setAttribute('data-label', button.textContent);
+    button.textContent = 'Sending…';
+  });
+});
+window.addEventListener('pageshow', function () {
+  document.querySelectorAll('form[data-sending]').forEach(function (form) {
+    form.removeAttribute('data-sending');
+    form.removeAttribute('aria-busy');
+    form.querySelectorAll('button[data-label]').forEach(function (button) {
+      button.textContent = button.getAttribute('data-label');
+      button.removeAttribute('data-label');
+      button.removeAttribute('aria-disabled');
+    });
+  });
+});
+`;
+
+/**
  * The console's one script, served from `'self'` (no inline script anywhere): the copy buttons of
  * {@link COPY_SCRIPT}, and the passkey buttons (`[data-passkey]`): they fetch WebAuthn options, ask
  * the browser, and post the answer in the named form as JSON. Where the browser cannot, the buttons
  * stay hidden. A `time[data-local]` (shown in UTC) gets the reader's local time beside it.
  */
-export const CONSOLE_SCRIPT = `${COPY_SCRIPT}
+export const CONSOLE_SCRIPT = `${COPY_SCRIPT}${SUBMIT_ONCE_SCRIPT}
 document.querySelectorAll('time[data-local]').forEach(function (time) {
   var at = new Date(time.getAttribute('datetime'));
   if (isNaN(at.getTime())) return;

@@ -43,7 +43,11 @@ import { ConsoleFilter } from './frame/console.filter.js';
 import { ConsoleGuard } from './frame/console.guard.js';
 import { consoleHeaders } from './frame/console-headers.js';
 import { ConsoleNotFoundController } from './frame/console-not-found.controller.js';
+import { ConsoleOnce } from './frame/console-once.js';
 import { ConsoleResponder } from './frame/console-responder.js';
+import { ConsoleResultsController } from './frame/console-results.controller.js';
+import { ConsoleStepUp } from './frame/console-step-up.js';
+import { ConsoleTimedOut } from './frame/console-timed-out.js';
 import { ConsoleSession } from './frame/console-session.js';
 import { ConsoleTenantResolver } from './frame/console-tenant.js';
 import { OverviewController } from './overview/overview.controller.js';
@@ -87,6 +91,7 @@ export const CONSOLE_PAGES = [
   KeysController,
   PolicyController,
   AccountController,
+  ConsoleResultsController,
 ];
 
 const PRESENTERS = [
@@ -148,6 +153,9 @@ const PRESENTERS = [
     ConsoleGuard,
     ConsoleFilter,
     ConsoleResponder,
+    ConsoleOnce,
+    ConsoleStepUp,
+    ConsoleTimedOut,
     PasskeySupport,
     ...PRESENTERS,
   ],

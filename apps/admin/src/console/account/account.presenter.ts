@@ -78,6 +78,7 @@ export class AccountPresenter {
     const codes = await this.factors.regenerateRecoveryCodes(who.tenantId, who, who.userId);
     return {
       title: 'Your new recovery codes',
+      shownOnce: true,
       breadcrumbs: crumbs(who, 'Recovery codes'),
       flash: [{ kind: 'success', text: 'New recovery codes made. The old ones no longer work.' }],
       body: recoveryCodesPage({ codes, next: `${who.base}/account`, nextLabel: 'I have saved them: back to My account' }),

@@ -52,7 +52,8 @@ export function issuedSecretPage(input: {
   const { secret } = input;
   const scope = input.scope ?? 'api://<api identifier>/.default';
   return html`<p class="notice" role="status">
-      This page shows the secret once. Leaving or reloading it loses the secret: copy it into your secret store now.
+      This page shows the secret once: reloading it or coming back to it later shows only that it was shown, never the
+      secret again. Copy it into your secret store now.
     </p>
     <dl class="credentials">
       <dt>Client id</dt>

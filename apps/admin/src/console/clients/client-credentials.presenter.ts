@@ -14,6 +14,7 @@ import { IssueSecretDto } from '../../dto/clients.dto.js';
 import { field, formErrors } from '../frame/console-forms.js';
 import { formView } from '../frame/console-form-view.js';
 import type { ConsolePrincipal } from '../frame/console-principal.js';
+import { ConsoleStepUp } from '../frame/console-step-up.js';
 import type { ConsoleResult, ConsoleView } from '../frame/console-responder.js';
 import { ClientDetail } from './client-detail.js';
 import {
@@ -48,6 +49,7 @@ export class ClientCredentialsPresenter {
     private readonly clients: ClientService,
     private readonly certificates: ClientCertificateService,
     private readonly detail: ClientDetail,
+    private readonly stepUp: ConsoleStepUp,
   ) {}
 
   async showNewSecret(
@@ -75,7 +77,7 @@ export class ClientCredentialsPresenter {
     });
   }
 
-  /** Mints a secret (step-up checked by the guard) and shows it on this answer only. */
+  /** Checks the form, asks for a fresh second factor, mints the secret and shows it once (POST → redirect → GET). */
   async issueSecret(who: ConsolePrincipal, clientId: string, req: Request): Promise<ConsoleResult> {
     const values: SecretForm = {
       displayName: field(req, 'displayName').trim(),
@@ -87,6 +89,7 @@ export class ClientCredentialsPresenter {
     };
     const errors = await formErrors(IssueSecretDto, input);
     if (Object.keys(errors).length) return this.showNewSecret(who, clientId, values, errors);
+    await this.stepUp.confirm(req, who); // the form first: a wrong number is refused before asking for a code
     let secret;
     try {
       secret = await this.clients.issueSecret(who.tenantId, who, clientId, input as { displayName?: string; expiresInDays?: number });
@@ -101,6 +104,7 @@ export class ClientCredentialsPresenter {
     const granted = (await this.clients.get(who.tenantId, clientId)).scopes[0];
     return {
       title: 'Copy the new secret now',
+      shownOnce: true,
       breadcrumbs: crumbs,
       flash: [{ kind: 'success', text: 'Secret created. Copy it now: it will not be shown again.' }],
       body: issuedSecretPage({

@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { ConsoleController } from '../frame/console-controller.js';
 import { Console, type ConsolePrincipal } from '../frame/console-principal.js';
 import { ConsoleResponder } from '../frame/console-responder.js';
-import { ConsolePage, StepUp } from '../frame/console.guard.js';
+import { ConsolePage, Preview, StepUp } from '../frame/console.guard.js';
 import { ClientFederationPresenter } from './client-federation.presenter.js';
 
 /**
@@ -31,6 +31,7 @@ export class ClientFederationController {
 
   @Post(':clientId/federated-credentials/preview')
   @ConsolePage('Secrets.Manage')
+  @Preview()
   preview(
     @Console() who: ConsolePrincipal,
     @Param('clientId') clientId: string,

@@ -1,7 +1,7 @@
 import type { AuditEventView } from '@gatehouse/audit';
 import type { CertificateView, ClientView, SecretView } from '@gatehouse/clients';
 import type { HandoverView } from '@gatehouse/handovers';
-import { type SafeHtml, badge, html, postForm, table, expiryTag, timeTag } from '@gatehouse/views';
+import { type SafeHtml, badge, csrfInput, html, postForm, table, expiryTag, timeTag } from '@gatehouse/views';
 import { lastUseCell } from '../credentials/credentials.pages.js';
 
 /** What the signed-in person may do on this client (their permissions and the operator-client rule). */
@@ -121,7 +121,7 @@ function handoverAction(input: { base: string; clientId: string; csrf: string; c
   }
   if (h.status !== 'expired') return '—';
   return html`<form method="post" action="${path}/resend" class="inline">
-    <input type="hidden" name="_csrf" value="${input.csrf}" />
+    ${csrfInput(input.csrf)}
     <button type="submit" class="secondary">Resend<span class="visually-hidden"> to ${h.recipientEmail}</span></button>
   </form>`;
 }

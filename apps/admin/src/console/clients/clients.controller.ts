@@ -121,7 +121,7 @@ export class ClientsController {
 
   @Post(':clientId/secrets')
   @ConsolePage('Secrets.Manage')
-  @StepUp()
+  @StepUp({ afterValidation: true })
   issueSecret(
     @Console() who: ConsolePrincipal,
     @Param('clientId') clientId: string,

@@ -21,11 +21,14 @@ export function fieldList(req: Request, name: string): string[] {
   return typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((v) => typeof v === 'string') : [];
 }
 
-/** Every field of the posted form except the CSRF token and the step-up code (to post it again). */
+/** Fields a form carries for the console itself, never part of what was typed. */
+const FRAME_FIELDS = new Set(['_csrf', '_stepup_code', '_once', '_again']);
+
+/** Every field of the posted form except the CSRF token, the one-time token and the step-up code (to post it again). */
 export function formFields(req: Request): Record<string, string | string[]> {
   const kept: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(body(req))) {
-    if (name === '_csrf' || name === '_stepup_code' || value === undefined) continue;
+    if (FRAME_FIELDS.has(name) || value === undefined) continue;
     kept[name] = value;
   }
   return kept;
@@ -54,7 +57,10 @@ export async function parseInput<T extends object>(
 }
 
 /** Validates form input with the REST API's DTO class: the first failing rule of each field, or nothing. */
-export async function formErrors<T extends object>(dto: new () => T, input: Record<string, unknown>): Promise<FieldErrors> {
+export async function formErrors<T extends object>(
+  dto: new () => T,
+  input: Record<string, unknown>,
+): Promise<FieldErrors> {
   return (await parseInput(dto, input)).errors;
 }
 

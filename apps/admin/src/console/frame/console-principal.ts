@@ -36,6 +36,10 @@ export const STEP_UP_SECONDS = 5 * 60;
 
 export interface ConsoleRequest extends Request {
   console?: ConsolePrincipal;
+  /** The one-time form token this POST claimed (see ConsoleOnce); `settled` once its outcome is recorded. */
+  formOnce?: { token: string; settled?: boolean };
+  /** The handler asks for the fresh second factor itself, after checking its form (`@StepUp({ afterValidation: true })`). */
+  stepUpDue?: boolean;
 }
 
 /** The signed-in person the console guard admitted to this handler. */

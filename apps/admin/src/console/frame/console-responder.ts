@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { Response } from 'express';
-import { type Crumb, type Flash, type SafeHtml, renderPage } from '@gatehouse/views';
+import { type Crumb, type Flash, SafeHtml, escapeHtml, renderPage } from '@gatehouse/views';
 import { SessionService } from '@gatehouse/sessions';
 import { WorkQueueService } from '@gatehouse/workqueues';
 import { ACCOUNT_PATH, consoleNav } from './console-navigation.js';
-import type { ConsolePrincipal } from './console-principal.js';
+import { ConsoleOnce } from './console-once.js';
+import type { ConsolePrincipal, ConsoleRequest } from './console-principal.js';
 
 /** A console page as a page group's presenter describes it; the frame is added here. */
 export interface ConsoleView {
@@ -16,6 +17,12 @@ export interface ConsoleView {
   lead?: SafeHtml | string;
   flash?: Flash[];
   status?: number;
+  /**
+   * The result of a POST that acted and shows something once (a new secret, a one-time password):
+   * kept encrypted and shown by a GET after a redirect, once. Any other page a POST answers with
+   * (a form back with errors, a preview) leaves the form free to be sent again.
+   */
+  shownOnce?: boolean;
 }
 
 /** Where to go next (a 303 to a console path, built from the principal's `base`), and a message for that page. */
@@ -40,14 +47,38 @@ export class ConsoleResponder {
   constructor(
     private readonly queues: WorkQueueService,
     private readonly sessions: SessionService,
+    private readonly once: ConsoleOnce,
   ) {}
 
+  /**
+   * A POST's outcome is recorded for its form's one-time token: a redirect, where later sendings
+   * go; a page shown once (a new secret), kept to be shown by a GET after a redirect; any other
+   * page (a form back with errors, a preview), nothing (it may be sent again).
+   */
   async send(res: Response, who: ConsolePrincipal, result: ConsoleResult | Promise<ConsoleResult>): Promise<void> {
     const outcome = await result;
+    const req = res.req as ConsoleRequest;
     if ('download' in outcome) return download(res, outcome.download);
+    const acted = 'redirect' in outcome || outcome.shownOnce === true;
+    if (req.stepUpDue && acted)
+      throw new Error(`${req.path}: @StepUp({ afterValidation: true }) without ConsoleStepUp.confirm`);
     if ('redirect' in outcome) {
+      await this.once.redirected(req, who, outcome.redirect, outcome.flash?.text ?? null);
       if (outcome.flash) await this.sessions.addFlash(who.sessionId, outcome.flash);
       return redirect(res, outcome.redirect);
+    }
+    if (req.method === 'POST' && req.formOnce && !acted) await this.once.release(req, who);
+    if (req.method === 'POST' && req.formOnce && acted) {
+      const lead = typeof outcome.lead === 'string' ? escapeHtml(outcome.lead) : outcome.lead?.value;
+      const kept = {
+        title: outcome.title,
+        body: outcome.body.value,
+        breadcrumbs: outcome.breadcrumbs,
+        lead,
+        flash: outcome.flash,
+      };
+      const location = await this.once.keep(req, who, kept);
+      if (location) return redirect(res, location);
     }
     const queues = await this.queues.for(who.tenantId, who);
     const path = pagePath(res.req.path, who.base);

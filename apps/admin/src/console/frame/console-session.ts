@@ -90,6 +90,11 @@ export class ConsoleSession {
     res.clearCookie(this.cookieName, { httpOnly: true, sameSite: 'lax', path: '/', secure: this.secure });
   }
 
+  /** Whether a POST came from a page of this console's origin. */
+  sameOrigin(req: Request): boolean {
+    return !isCrossSiteForm(req, this.origin);
+  }
+
   /** A POST of a signed-in page: same origin, and the session's CSRF token. */
   checkForm(req: Request, csrfToken: string): void {
     if (isCrossSiteForm(req, this.origin) || !csrfMatches(csrfToken, field(req, '_csrf'))) throw forbiddenForm();

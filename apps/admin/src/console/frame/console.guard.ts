@@ -2,10 +2,11 @@ import { type CanActivate, type ExecutionContext, Injectable, SetMetadata, apply
 import { Reflector } from '@nestjs/core';
 import { type Permission, type Role, SecondFactorService, permissionsOf } from '@gatehouse/accounts';
 import { type SessionPrincipal, SessionService } from '@gatehouse/sessions';
-import { wrongCodeRefusal } from '@gatehouse/views';
-import { ConsolePageError, ConsoleRedirect, StepUpRequired, notPermitted } from './console.errors.js';
-import { field, formFields } from './console-forms.js';
-import { type ConsolePrincipal, type ConsoleRequest, STEP_UP_SECONDS } from './console-principal.js';
+import { ConsolePageError, ConsoleRedirect, notPermitted } from './console.errors.js';
+import { ConsoleOnce } from './console-once.js';
+import type { ConsolePrincipal, ConsoleRequest } from './console-principal.js';
+import { ConsoleStepUp } from './console-step-up.js';
+import { ConsoleTimedOut } from './console-timed-out.js';
 import { ConsoleSession } from './console-session.js';
 import { ConsoleTenantResolver } from './console-tenant.js';
 import { signInPath } from './sign-in-paths.js';
@@ -13,6 +14,12 @@ import { signInPath } from './sign-in-paths.js';
 const PAGE = 'gatehouse:console-page';
 const STEP_UP = 'gatehouse:console-step-up';
 const PASSWORD_CHANGE = 'gatehouse:console-password-change';
+const PREVIEW = 'gatehouse:console-preview';
+
+/** A POST that changes nothing (a preview): its form may be sent again and again. */
+export function Preview(): MethodDecorator {
+  return SetMetadata(PREVIEW, true);
+}
 
 /**
  * Marks a console handler and names the permission it needs — the same `Permission` as its REST
@@ -49,14 +56,15 @@ export function ConsolePage(permission: Permission | null): MethodDecorator {
  * matrix test (test/role-matrix-console.e2e-spec.ts), which fails until it has one;
  * `test/support/step-up.ts` proves the prompt, the unchanged state and the continued action.
  */
-export function StepUp(): MethodDecorator {
-  return SetMetadata(STEP_UP, true);
+export function StepUp(options: { afterValidation?: boolean } = {}): MethodDecorator {
+  return SetMetadata(STEP_UP, options.afterValidation ? 'after-validation' : true);
 }
 
 /** What a console handler declares: its permission and whether it asks for a fresh second factor (for the role matrix). */
 export function declaredConsolePage(handler: object): { permission: Permission | null; stepUp: boolean } | undefined {
   const page = Reflect.getMetadata(PAGE, handler) as { permission: Permission | null } | undefined;
-  return page && { permission: page.permission, stepUp: Reflect.getMetadata(STEP_UP, handler) === true };
+  const stepUp = Reflect.getMetadata(STEP_UP, handler) as boolean | 'after-validation' | undefined;
+  return page && { permission: page.permission, stepUp: stepUp === true || stepUp === 'after-validation' };
 }
 
 /** The page a person with an issued password must reach to change it (nothing else opens until then). */
@@ -73,6 +81,9 @@ export class ConsoleGuard implements CanActivate {
     private readonly session: ConsoleSession,
     private readonly sessions: SessionService,
     private readonly factors: SecondFactorService,
+    private readonly stepUp: ConsoleStepUp,
+    private readonly once: ConsoleOnce,
+    private readonly timedOut: ConsoleTimedOut,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -82,7 +93,7 @@ export class ConsoleGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<ConsoleRequest>();
     const { tenant, base } = await this.tenants.resolve(req);
     const session = await this.session.read(req, tenant.id);
-    if (!session) throw this.toSignIn(req, base);
+    if (!session) throw await this.timedOut.toSignIn(req, tenant.id, base);
     if (!session.secondFactorAt) throw new ConsoleRedirect(await signInPath(this.factors, base, session));
     const permissions = permissionsOf(session.roles as Role[]);
     if (!permissions.length) throw noRole();
@@ -93,7 +104,10 @@ export class ConsoleGuard implements CanActivate {
     const principal = await this.principal(req, session, { tenant, base, permissions });
     req.console = principal; // from here on, refusals are shown in the console's frame
     if (page.permission && !permissions.includes(page.permission)) throw notPermitted();
-    if (this.reflector.get<boolean>(STEP_UP, handler)) await this.stepUp(req, principal);
+    const stepUp = this.reflector.get<boolean | 'after-validation' | undefined>(STEP_UP, handler);
+    if (stepUp === true) await this.stepUp.confirm(req, principal);
+    if (req.method === 'POST' && !this.reflector.get<boolean>(PREVIEW, handler)) await this.once.claim(req, principal);
+    if (stepUp === 'after-validation') req.stepUpDue = true;
     return true;
   }
 
@@ -123,32 +137,12 @@ export class ConsoleGuard implements CanActivate {
       flash,
     };
   }
-
-  /** A fresh second factor, or the code typed into the step-up form, or the step-up form. */
-  private async stepUp(req: ConsoleRequest, who: ConsolePrincipal): Promise<void> {
-    if (who.secondFactorAt.getTime() > Date.now() - STEP_UP_SECONDS * 1000) return;
-    const code = field(req, '_stepup_code');
-    if (!code) throw new StepUpRequired(req.originalUrl, formFields(req));
-    const outcome = await this.factors.verify(who.tenantId, who.userId, code, req.ip);
-    if (!outcome.ok) {
-      const message = outcome.throttled
-        ? 'Too many failed sign-ins from your network: codes are not checked for now. Nothing was changed; try again later.'
-        : outcome.lockedUntil
-          ? `${wrongCodeRefusal(outcome.lockedUntil)} Nothing was changed.`
-          : 'That code did not work. Enter the current code from your authenticator app.';
-      throw new StepUpRequired(req.originalUrl, formFields(req), message);
-    }
-    who.secondFactorAt = await this.sessions.markSecondFactor(who.sessionId);
-  }
-
-  private toSignIn(req: ConsoleRequest, base: string): ConsoleRedirect | ConsolePageError {
-    if (req.method !== 'GET') {
-      return new ConsolePageError(401, 'Signed out', 'Your console session has ended. Sign in again; nothing was changed.');
-    }
-    return new ConsoleRedirect(`${base}/login?returnTo=${encodeURIComponent(req.originalUrl)}`);
-  }
 }
 
 function noRole(): ConsolePageError {
-  return new ConsolePageError(403, 'No console access', 'Your account holds no role in this console. An Administrator can give you one.');
+  return new ConsolePageError(
+    403,
+    'No console access',
+    'Your account holds no role in this console. An Administrator can give you one.',
+  );
 }

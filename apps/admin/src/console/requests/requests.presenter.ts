@@ -17,7 +17,7 @@ import {
   type AccessRequestView,
   accessRequestFromForm,
 } from '@gatehouse/requests';
-import { type FieldErrors, html } from '@gatehouse/views';
+import { type FieldErrors, html, when } from '@gatehouse/views';
 import { ApproveAccessRequestDto, RejectAccessRequestDto } from '../../dto/access-requests.dto.js';
 import { field, fieldList, formErrors } from '../frame/console-forms.js';
 import { cursorWindow, queryText } from '../frame/console-paging.js';
@@ -26,6 +26,8 @@ import type { ConsolePrincipal } from '../frame/console-principal.js';
 import type { ConsoleResult, ConsoleView } from '../frame/console-responder.js';
 import { REQUEST_TEXT_FIELDS, requestForm } from './request-form.pages.js';
 import { requestDetail, requestQueue, whatText } from './requests.pages.js';
+
+const notWaiting = (error: unknown) => error instanceof AccessRequestError && error.code === AccessRequestErrorCode.NotSubmitted;
 
 /** The public form's messages speak to the requester; here staff type for them. */
 const staffWords = (message: string) => message.replace(/^Enter your /, 'Enter the requester’s ');
@@ -144,6 +146,7 @@ export class RequestsPresenter {
     try {
       done = await this.decisions.approve(who.tenantId, who, id, input as { note?: string; sections?: string[]; expiresInHours?: number });
     } catch (error) {
+      if (notWaiting(error)) return this.alreadyDecided(who, id);
       if (!(error instanceof InvitationError)) throw error; // nothing was created: one transaction
       return this.detail(who, id, { approve, errors: { sections: `${error.message} Nothing was created; choose the sections again.` } });
     }
@@ -155,8 +158,26 @@ export class RequestsPresenter {
     const reject = { note: field(req, 'note') };
     const errors = await formErrors(RejectAccessRequestDto, { note: reject.note });
     if (errors.note) return this.detail(who, id, { reject, errors: { rejectNote: errors.note } });
-    const done = await this.decisions.reject(who.tenantId, who, id, { note: reject.note });
+    let done: AccessRequestView;
+    try {
+      done = await this.decisions.reject(who.tenantId, who, id, { note: reject.note });
+    } catch (error) {
+      if (notWaiting(error)) return this.alreadyDecided(who, id);
+      throw error;
+    }
     return { redirect: `${who.base}/requests/${id}`, flash: { kind: 'success', text: `Rejected the request of ${done.requesterName}; your note was mailed to ${done.requesterEmail}.` } };
+  }
+
+  /** A decision on a request decided meanwhile (a second tab, a colleague): its page, saying who decided it and when. */
+  private async alreadyDecided(who: ConsolePrincipal, id: string): Promise<ConsoleResult> {
+    const request = await this.requests.get(who.tenantId, id);
+    const decider = request.decidedByUserId ? await this.users.findById(who.tenantId, request.decidedByUserId) : null;
+    const by = decider ? ` by ${decider.displayName}` : '';
+    const at = request.decidedAt ? ` ${when(new Date(request.decidedAt))}` : '';
+    const text = request.status === 'approved' || request.status === 'rejected'
+      ? `Already ${request.status}${by}${at}. Nothing was done again; this is the request as it is now.`
+      : `This request is not waiting for a decision (it is ${request.status}). Nothing was done; this is the request as it is now.`;
+    return { redirect: `${who.base}/requests/${id}`, flash: { kind: 'warning', text } };
   }
 
   showNew(who: ConsolePrincipal, values: Partial<AccessRequestForm> = {}, errors: FieldErrors = {}): ConsoleView {

@@ -4,6 +4,7 @@ import {
   type SafeHtml,
   authenticationCodeField,
   codeField,
+  csrfInput,
   formError,
   hiddenInputs,
   html,
@@ -75,10 +76,10 @@ export function codeStep(
       ${authenticationCodeField(input.error)}`,
       aside: html`<button type="submit" class="link" form="cancel-sign-in">Use another account</button>`,
     })}
-    <form id="cancel-sign-in" method="post" action="${input.cancel}">${hiddenInputs({ _csrf: input.csrf })}</form>
+    <form id="cancel-sign-in" method="post" action="${input.cancel}">${csrfInput(input.csrf)}</form>
     ${input.passkey
       ? html`<form id="passkey-sign-in" method="post" action="${input.passkey.action}">
-            ${hiddenInputs({ _csrf: input.csrf, returnTo: input.returnTo, credential: '' })}
+            ${csrfInput(input.csrf)}${hiddenInputs({ returnTo: input.returnTo, credential: '' })}
           </form>
           ${passkeyButton({ mode: 'signin', options: input.passkey.options, form: 'passkey-sign-in', label: 'Use a passkey instead' })}`
       : ''}`;

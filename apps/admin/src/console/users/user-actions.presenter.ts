@@ -71,6 +71,7 @@ export class UserActionsPresenter {
     const { initialPassword, ...user } = await this.credentials.resetPassword(who.tenantId, who, id, 'generate');
     return {
       title: `One-time password for ${user.displayName}`,
+      shownOnce: true,
       breadcrumbs: [{ label: 'Users', href: `${who.base}/users` }, { label: user.displayName, href: `${who.base}/users/${id}` }, { label: 'One-time password' }],
       flash: [{ kind: 'success', text: `The password of ${user.displayName} was reset and their sessions ended. Copy the new one now: it will not be shown again.` }],
       body: generatedPassword({ base: who.base, user, password: initialPassword! }),

@@ -112,6 +112,7 @@ export class WebhooksPresenter {
     const back = `${who.base}/webhooks/${webhook.id}`;
     return {
       title: 'Copy the signing secret now',
+      shownOnce: true,
       breadcrumbs: [{ label: 'Webhooks', href: `${who.base}/webhooks` }, { label: webhook.description ?? webhook.url, href: back }, { label: 'Signing secret' }],
       flash: [{ kind: 'success', text: rotated ? 'Secret rotated. Copy the new one now: it will not be shown again.' : 'Webhook created. Copy its signing secret now: it will not be shown again.' }],
       body: webhookSecretPage({ back, webhook, rotated }),

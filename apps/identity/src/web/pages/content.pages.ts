@@ -1,4 +1,4 @@
-import { type SafeHtml, html, when } from '@gatehouse/views';
+import { type SafeHtml, csrfInput, html, when } from '@gatehouse/views';
 
 export interface SectionLink {
   slug: string;
@@ -35,7 +35,7 @@ export function invitationPage(input: {
     </ul>
     <p class="hint">This invitation expires ${when(input.expiresAt)}.</p>
     <form method="post" action="${input.action}">
-      <input type="hidden" name="_csrf" value="${input.csrf}" />
+      ${csrfInput(input.csrf)}
       <button type="submit">Accept</button>
     </form>`;
 }

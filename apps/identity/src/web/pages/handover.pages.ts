@@ -1,4 +1,4 @@
-import { type SafeHtml, curlTokenRequest, html, softBreaks } from '@gatehouse/views';
+import { type SafeHtml, csrfInput, curlTokenRequest, html, softBreaks } from '@gatehouse/views';
 import type { HandoverContact } from '@gatehouse/handovers';
 import type { RevealedCredentials } from '@gatehouse/provisioning';
 import { utc } from './request.pages.js';
@@ -29,7 +29,7 @@ export function handoverPage(input: {
     </p>
     <p class="hint">This link works once, until ${utc(input.expiresAt)}. Questions: ${askWhom(input.contact, input.tenantName)}.</p>
     <form method="post" action="${input.action}">
-      <input type="hidden" name="_csrf" value="${input.csrf}" />
+      ${csrfInput(input.csrf)}
       <button type="submit">Reveal</button>
     </form>`;
 }

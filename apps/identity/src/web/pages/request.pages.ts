@@ -1,4 +1,4 @@
-import { type SafeHtml, html, utc } from '@gatehouse/views';
+import { type SafeHtml, csrfInput, html, utc } from '@gatehouse/views';
 import { type AccessRequestForm, EMAIL_MAX, type FieldProblem, NAME_MAX, TEXT_MAX } from '@gatehouse/requests';
 
 /** What the form holds, as typed (re-shown after a refusal). */
@@ -161,7 +161,7 @@ export function requestFormPage(input: {
       both. We send a link to your email address; the request goes to the contact person once you have confirmed it.
     </p>
     <form class="stack request" method="post" action="/request-access" novalidate>
-      <input type="hidden" name="_csrf" value="${input.csrf}" />
+      ${csrfInput(input.csrf)}
       ${fieldset('About you', html``, ABOUT_YOU, values, problems)}
       ${
         kindError
@@ -209,7 +209,7 @@ export function confirmRequestPage(input: {
     <p>If you sent it, press <strong>Confirm</strong>: it goes to the contact person, who decides on it. If not, close this page.</p>
     <p class="hint">This link works until ${utc(input.expiresAt)}.</p>
     <form method="post" action="${input.action}">
-      <input type="hidden" name="_csrf" value="${input.csrf}" />
+      ${csrfInput(input.csrf)}
       <button type="submit">Confirm</button>
     </form>`;
 }
