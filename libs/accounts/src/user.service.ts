@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import argon2 from 'argon2';
 import { DataSource, EntityManager } from 'typeorm';
 import { type Actor, AuditService } from '@gatehouse/audit';
-import { type Page, type PageRequest, decodeCursor, pageSize, toPage } from '@gatehouse/database';
+import { type CursorPosition, type KeysetFetch, type Page, type PageRequest, type TwoWayPage, type TwoWayRequest, oneWay, twoWayPage } from '@gatehouse/database';
 import { announceChange, uniqueViolation } from '@gatehouse/database';
 import { AccountError, AccountErrorCode } from './account.errors.js';
 import { ActivationService } from './activation.service.js';
@@ -49,8 +49,6 @@ export interface UserFilter extends PageRequest {
   invitations?: 'expiring';
   /** `oldest` (the default) or `newest` first. */
   order?: 'oldest' | 'newest';
-  /** Walk from `cursor` towards the start of the order (the console's "Newer"); items keep the order. */
-  backward?: boolean;
 }
 
 export type CreatedUser = UserView & { initialPassword?: string };
@@ -153,17 +151,20 @@ export class UserService {
   }
 
   async list(tenantId: string, filter: UserFilter): Promise<Page<UserView>> {
-    const size = pageSize(filter.limit);
-    const { search, username, email, status, role, backward } = filter;
-    const rows = await this.users.page(tenantId, {
-      ...{ search: search?.trim() || undefined, username, email, status, role, backward },
+    return oneWay(await this.browse(tenantId, { ...filter, before: undefined }));
+  }
+
+  /** {@link list} both ways: `before` (a page's `prevCursor`) walks towards the start of the order. */
+  async browse(tenantId: string, filter: UserFilter & TwoWayRequest): Promise<TwoWayPage<UserView>> {
+    const { search, username, email, status, role } = filter;
+    const query = {
+      ...{ search: search?.trim() || undefined, username, email, status, role },
       invitationsExpiring: filter.invitations === 'expiring',
       newestFirst: filter.order === 'newest',
-      after: decodeCursor(filter.cursor),
-      take: size + 1,
-    });
-    const page = toPage(rows, size, userPosition, toUserView);
-    return backward ? { ...page, items: page.items.reverse() } : page;
+    };
+    const fetch: KeysetFetch<User, CursorPosition> = ({ after, before, take }) =>
+      this.users.page(tenantId, { ...query, after: before ?? after, backward: !!before, take });
+    return twoWayPage(filter, fetch, userPosition, toUserView);
   }
 
   async get(tenantId: string, id: string): Promise<UserView> {
