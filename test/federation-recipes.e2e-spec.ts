@@ -21,6 +21,7 @@ const msalPython = (() => {
     return false;
   }
 })();
+if (process.env.GATEHOUSE_REQUIRE_COUNTERPARTS && !msalPython) throw new Error('python3-msal must be installed (see .ci/run)');
 
 interface Step {
   env: Record<string, string>;

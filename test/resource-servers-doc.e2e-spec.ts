@@ -27,6 +27,10 @@ const has = (command: string, args: string[]) => {
 };
 const python = has(PYTHON, ['-c', 'import jwt, authlib, requests']);
 const go = has('go', ['version']) && has('test', ['-d', '/usr/share/gocode/src/github.com/coreos/go-oidc']);
+// CI installs every counterpart and sets this: there a missing one fails instead of skipping.
+if (process.env.GATEHOUSE_REQUIRE_COUNTERPARTS && (!python || !go)) {
+  throw new Error('PyJWT, Authlib and Go with go-oidc must be installed (see .ci/run)');
+}
 
 /**
  * docs/resource-servers.md's runnable recipes, read from the page and run against a real Gatehouse
