@@ -116,6 +116,9 @@ export const CONSOLE_MATRIX: Record<string, ConsoleForm> = {
   'webhooks/:id/enable': form('Tenant.Manage', async (f) => ({ path: `webhooks/${await f.webhook()}/enable` })),
   'webhooks/:id/deliveries/:deliveryId/redeliver': form('Tenant.Manage', async (f) => ((w) => ({ path: `webhooks/${w.id}/deliveries/${w.deliveryId}/redeliver` }))(await f.webhookDelivery())),
   'webhooks/:id/delete': form('Tenant.Manage', async (f) => ({ path: `webhooks/${await f.webhook()}/delete` })),
+  organisations: form('Users.Manage', async (f) => ({ path: 'organisations', fields: { name: f.unique('Partner') } })),
+  'organisations/:id/offboard': form('Users.Manage', async (f) => ({ path: `organisations/${await f.organisation()}/offboard` })),
+  'organisations/:id/restore': form('Users.Manage', async (f) => ({ path: `organisations/${await f.organisation(true)}/restore` })),
   'account/recovery-codes': form(null, async () => ({ path: 'account/recovery-codes' }), { stepUp: true, status: 200 }),
   'account/passkeys/options': form(null, async () => ({ path: 'account/passkeys/options' }), { status: 200, audited: false }),
   // A registration whose answer does not check out: nothing is stored, so nothing is audited; the step-up comes first.

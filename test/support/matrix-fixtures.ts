@@ -8,6 +8,7 @@ import { DocService } from '@gatehouse/docs';
 import { WebhookService } from '@gatehouse/events';
 import { HandoverService } from '@gatehouse/handovers';
 import { InvitationService } from '@gatehouse/invitations';
+import { OffboardingService, OrganisationService } from '@gatehouse/organisations';
 import { AccessRequestService } from '@gatehouse/requests';
 import { makeCertificate } from './client-certificates.js';
 
@@ -59,6 +60,13 @@ export class MatrixFixtures {
       password: 'none',
     });
     return { id: created.id, email: created.email, username };
+  }
+
+  /** A partner organisation (`offboarded`: already offboarded, to be restored). */
+  async organisation(offboarded = false): Promise<string> {
+    const { id } = await this.app.get(OrganisationService).create(this.tenantId, SYSTEM_ACTOR, { name: this.unique('organisation') });
+    if (offboarded) await this.app.get(OffboardingService).offboard(this.tenantId, SYSTEM_ACTOR, id);
+    return id;
   }
 
   async client(ownerUserId?: string): Promise<string> {

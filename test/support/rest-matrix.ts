@@ -219,4 +219,14 @@ export const REST_MATRIX: Record<string, RestOperation> = {
   },
   'POST /admin/v1/handovers/{id}/revoke': { permission: 'Secrets.Manage', cases: [{ status: 200, prepare: async (f) => ({ path: `/handovers/${(await f.handover()).id}/revoke` }) }] },
   'POST /admin/v1/handovers/{id}/resend': { permission: 'Secrets.Manage', cases: [{ status: 201, prepare: async (f) => ({ path: `/handovers/${(await f.expiredHandover()).id}/resend`, body: {} }) }] },
+  'POST /admin/v1/organisations': { permission: 'Users.Manage', cases: [{ status: 201, prepare: async (f) => ({ path: '/organisations', body: { name: f.unique('Partner') } }) }] },
+  'GET /admin/v1/organisations': read('Users.Read', async () => '/organisations?search=partner'),
+  'GET /admin/v1/organisations/{id}': read('Users.Read', async (f) => `/organisations/${await f.organisation()}`),
+  'PATCH /admin/v1/organisations/{id}': { permission: 'Users.Manage', cases: [{ status: 200, prepare: async (f) => ({ path: `/organisations/${await f.organisation()}`, body: { name: f.unique('Renamed') } }) }] },
+  'POST /admin/v1/organisations/{id}/offboard': { permission: 'Users.Manage', cases: [{ status: 200, prepare: async (f) => ({ path: `/organisations/${await f.organisation()}/offboard` }) }] },
+  'POST /admin/v1/organisations/{id}/restore': { permission: 'Users.Manage', cases: [{ status: 200, prepare: async (f) => ({ path: `/organisations/${await f.organisation(true)}/restore` }) }] },
+  'PUT /admin/v1/clients/{clientId}/organisation': {
+    permission: 'Clients.Manage',
+    cases: [{ status: 200, prepare: async (f) => ({ path: `/clients/${await f.client()}/organisation`, body: { organisationId: await f.organisation() } }) }],
+  },
 };

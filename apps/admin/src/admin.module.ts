@@ -6,6 +6,7 @@ import { AuditModule } from '@gatehouse/audit';
 import { ClientsModule } from '@gatehouse/clients';
 import { DocsModule } from '@gatehouse/docs';
 import { EventsModule } from '@gatehouse/events';
+import { OrganisationsModule } from '@gatehouse/organisations';
 import { InvitationsModule } from '@gatehouse/invitations';
 import { MailModule } from '@gatehouse/mail';
 import { ProvisioningModule } from '@gatehouse/provisioning';
@@ -31,6 +32,7 @@ import { TenantController } from './controllers/tenant.controller.js';
 import { UserCredentialsController } from './controllers/user-credentials.controller.js';
 import { UsersController } from './controllers/users.controller.js';
 import { WebhooksController } from './controllers/webhooks.controller.js';
+import { OrganisationsController } from './controllers/organisations.controller.js';
 import { ProblemFilter } from './problem/problem.filter.js';
 import { createValidationPipe } from './problem/validation.js';
 
@@ -55,6 +57,7 @@ export const ADMIN_CONTROLLERS = [
   ClientHandoversController,
   HandoversController,
   WebhooksController,
+  OrganisationsController,
 ];
 
 /** The internal admin app: the REST API under /admin/v1 and the operators' console under /console. */
@@ -78,6 +81,7 @@ export class AdminModule {
         AccessProvisioningModule,
         ProvisioningModule,
         EventsModule,
+        OrganisationsModule,
       ],
       controllers: ADMIN_CONTROLLERS,
       providers: [

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '@gatehouse/audit';
 import { MailModule } from '@gatehouse/mail';
+import { OrganisationsModule } from '@gatehouse/organisations';
 import { AccountLinkRepository } from './account-link.repository.js';
 import { ActivationService } from './activation.service.js';
 import { UserCredentialsService } from './user-credentials.service.js';
@@ -17,7 +18,7 @@ import { PasswordResetRepository } from './reset/password-reset.repository.js';
 import { PasswordResetService } from './reset/password-reset.service.js';
 
 @Module({
-  imports: [AuditModule, MailModule],
+  imports: [AuditModule, MailModule, OrganisationsModule],
   providers: [
     UserRepository,
     UserService,

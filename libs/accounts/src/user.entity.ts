@@ -10,6 +10,7 @@ import {
   type Relation,
   UpdateDateColumn,
 } from 'typeorm';
+import { Organisation } from '@gatehouse/organisations';
 import { Tenant } from '@gatehouse/tenants';
 import { Role } from './roles.js';
 
@@ -25,6 +26,7 @@ export type UserStatus = 'active' | 'disabled';
 @Index('users_search_username_idx', { synchronize: false })
 @Index('users_search_email_idx', { synchronize: false })
 @Index('users_search_display_name_idx', { synchronize: false })
+@Index('users_organisation_idx', ['organisationId'], { where: '"organisation_id" IS NOT NULL' })
 @Check('users_status_check', `"status" IN ('active', 'disabled')`)
 export class User {
   @PrimaryGeneratedColumn('uuid')
@@ -36,6 +38,14 @@ export class User {
   @ManyToOne(() => Tenant, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'tenant_id' })
   tenant?: Relation<Tenant>;
+
+  /** The partner organisation the person belongs to (§12), if any. */
+  @Column({ type: 'uuid', nullable: true })
+  organisationId: string | null;
+
+  @ManyToOne(() => Organisation, { onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'organisation_id' })
+  organisation?: Relation<Organisation>;
 
   @Column({ type: 'text' })
   username: string;

@@ -6,6 +6,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { type Actor, AuditService } from '@gatehouse/audit';
 import { type CursorPosition, type KeysetFetch, type Page, type PageRequest, type TwoWayPage, type TwoWayRequest, oneWay, twoWayPage } from '@gatehouse/database';
 import { announceChange, uniqueViolation } from '@gatehouse/database';
+import { OrganisationService } from '@gatehouse/organisations';
 import { AccountError, AccountErrorCode } from './account.errors.js';
 import { ActivationService } from './activation.service.js';
 import type { AccountReset, FirstRoleHook, LinkDelivery } from './first-role.js';
@@ -30,12 +31,16 @@ export interface CreateUserInput {
    * client or a console invitation of their own.
    */
   password?: InitialPasswordMode | 'none';
+  /** The partner organisation the person belongs to (an active one). */
+  organisationId?: string | null;
 }
 
 export interface UpdateUserInput {
   email?: string;
   displayName?: string;
   roles?: Role[];
+  /** Puts the person into an (active) organisation, or out of theirs with `null`. */
+  organisationId?: string | null;
 }
 
 export interface UserFilter extends PageRequest {
@@ -112,6 +117,7 @@ export class UserService {
     private readonly users: UserRepository,
     private readonly audit: AuditService,
     private readonly activation: ActivationService,
+    private readonly organisations: OrganisationService,
   ) {}
 
   /**
@@ -126,8 +132,10 @@ export class UserService {
     const passwordHash = initialPassword ? await argon2.hash(initialPassword, { type: argon2.argon2id }) : null;
     try {
       return await this.transaction(em, async (tx) => {
+        const organisationId = await this.organisationOf(tx, tenantId, input.organisationId);
         const user = await this.users.insert(tx, {
           tenantId,
+          organisationId,
           username: input.username,
           usernameNormalized: input.username.toLowerCase(),
           email: input.email,
@@ -138,7 +146,7 @@ export class UserService {
           mustChangePassword: setup !== 'none',
         });
         if (setup === 'activation-link') await this.activation.issue(tx, user, 'activation');
-        await this.record(tx, tenantId, actor, 'user.created', user, { username: user.username, email: user.email, roles, setup });
+        await this.record(tx, tenantId, actor, 'user.created', user, { username: user.username, email: user.email, roles, setup, organisationId });
         if (roles.length) await announceChange(tx, 'user', tenantId, user.id);
         return { ...toUserView(user), ...(initialPassword ? { initialPassword } : {}) };
       });
@@ -205,7 +213,8 @@ export class UserService {
       if (roles !== undefined) await this.users.lockAdministrators(em, tenantId);
       const user = await this.requireManageable(tenantId, actor, id, em);
       if (roles !== undefined && !roles.includes('Administrator')) await this.keepAnAdministrator(em, user);
-      const before = { email: user.email, displayName: user.displayName, roles: [...user.roles] };
+      const before = { email: user.email, displayName: user.displayName, roles: [...user.roles], organisationId: user.organisationId };
+      if (input.organisationId !== undefined) user.organisationId = await this.organisationOf(em, tenantId, input.organisationId);
       if (input.email !== undefined) user.email = input.email;
       if (input.displayName !== undefined) user.displayName = input.displayName;
       if (roles !== undefined) user.roles = roles;
@@ -238,6 +247,11 @@ export class UserService {
       await announceChange(em, 'user', tenantId, user.id);
       return toUserView(saved);
     });
+  }
+
+  /** The organisation a person is put into: an active one of the tenant, or none. */
+  private async organisationOf(em: EntityManager, tenantId: string, id: string | null | undefined): Promise<string | null> {
+    return id ? (await this.organisations.requireAssignable(em, tenantId, id)).id : null;
   }
 
   private startAfresh(em: EntityManager, grant: Parameters<FirstRoleHook>[1]): Promise<AccountReset> {

@@ -9,6 +9,8 @@ export interface UserView {
   displayName: string;
   roles: Role[];
   status: UserStatus;
+  /** The partner organisation the person belongs to, if any. */
+  organisationId: string | null;
   mustChangePassword: boolean;
   /** The later of the password's and the second factor's lock (either locks the account). */
   lockedUntil: string | null;
@@ -27,6 +29,7 @@ export function toUserView(user: User): UserView {
     displayName: user.displayName,
     roles: [...user.roles],
     status: user.status,
+    organisationId: user.organisationId ?? null,
     mustChangePassword: user.mustChangePassword,
     lockedUntil: laterLock(user)?.toISOString() ?? null,
     failedSignIns: user.failedLoginCount,

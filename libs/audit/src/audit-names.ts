@@ -13,6 +13,7 @@ const TARGET_NAMES: Record<string, string> = {
   doc_section: `SELECT title FROM doc_sections WHERE tenant_id = $1 AND id = $14`,
   invitation: `SELECT u.display_name FROM invitations i JOIN users u ON u.id = i.user_id WHERE i.tenant_id = $1 AND i.id = $14`,
   access_request: `SELECT requester_name FROM access_requests WHERE tenant_id = $1 AND id = $14`,
+  organisation: `SELECT name FROM organisations WHERE tenant_id = $1 AND id = $14`,
   email: `SELECT to_address FROM emails WHERE tenant_id = $1 AND id = $14`,
 };
 

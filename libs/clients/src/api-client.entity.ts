@@ -10,6 +10,7 @@ import {
   type Relation,
   UpdateDateColumn,
 } from 'typeorm';
+import { Organisation } from '@gatehouse/organisations';
 import { Tenant } from '@gatehouse/tenants';
 import { User } from '@gatehouse/accounts';
 
@@ -23,6 +24,7 @@ export type ClientState = 'awaiting_scopes' | 'active' | 'disabled';
 // Keyset pages of all clients and of those awaiting scopes (migration 1795450592018-KeysetListIndexes).
 @Index('api_clients_keyset_idx', { synchronize: false })
 @Index('api_clients_awaiting_keyset_idx', { synchronize: false })
+@Index('api_clients_organisation_idx', ['organisationId'], { where: '"organisation_id" IS NOT NULL' })
 @Check('api_clients_state_check', `"state" IN ('awaiting_scopes', 'active', 'disabled')`)
 export class ApiClient {
   /** The object id: `sub` and `oid` of its tokens. Never equal to any user's id. */
@@ -64,6 +66,14 @@ export class ApiClient {
 
   @Column({ type: 'text', nullable: true })
   contactEmail: string | null;
+
+  /** The partner organisation the client belongs to (§12), if any. */
+  @Column({ type: 'uuid', nullable: true })
+  organisationId: string | null;
+
+  @ManyToOne(() => Organisation, { onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'organisation_id' })
+  organisation?: Relation<Organisation>;
 
   @Column({ type: 'text', default: 'awaiting_scopes' })
   state: ClientState;

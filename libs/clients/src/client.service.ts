@@ -7,6 +7,7 @@ import { type Actor, AuditService } from '@gatehouse/audit';
 import { type Page, type PageRequest, decodeCursor, pageSize, toPage } from '@gatehouse/database';
 import { SecretHasher, generateClientSecret, secretHint } from '@gatehouse/crypto';
 import { announceChange } from '@gatehouse/database';
+import { OrganisationService } from '@gatehouse/organisations';
 import type { ApiClient, ClientState } from './api-client.entity.js';
 import { ClientError, ClientErrorCode } from './client.errors.js';
 import { ClientRepository } from './client.repository.js';
@@ -18,6 +19,8 @@ export interface CreateClientInput {
   displayName: string;
   ownerUserId?: string;
   contactEmail?: string;
+  /** The partner organisation the client belongs to (an active one). */
+  organisationId?: string | null;
 }
 
 export interface ClientFilter extends PageRequest {
@@ -53,6 +56,7 @@ export class ClientService {
     private readonly scopes: ScopeResolver,
     private readonly hasher: SecretHasher,
     private readonly audit: AuditService,
+    private readonly organisations: OrganisationService,
   ) {}
 
   onActivated(hook: ClientActivatedHook): void {
@@ -63,8 +67,10 @@ export class ClientService {
   async create(tenantId: string, actor: Actor, input: CreateClientInput, em?: EntityManager): Promise<ClientView> {
     return this.transaction(em, async (tx) => {
       const owner = input.ownerUserId ? await this.requireOwnerFor(tx, tenantId, actor, input.ownerUserId) : null;
+      const organisation = input.organisationId ? await this.organisations.requireAssignable(tx, tenantId, input.organisationId) : null;
       const client = await this.clients.insert(tx, {
         tenantId,
+        organisationId: organisation?.id ?? null,
         clientId: randomUUID(),
         displayName: input.displayName,
         ownerUserId: owner?.id ?? null,
@@ -77,6 +83,7 @@ export class ClientService {
         ownerUserId: client.ownerUserId,
         contactEmail: client.contactEmail,
         state: client.state,
+        organisationId: client.organisationId,
       });
       await announceChange(tx, 'client', tenantId, client.clientId);
       return toClientView(client, []);
@@ -109,6 +116,21 @@ export class ClientService {
   /** Clients owned by a user, oldest first (for bootstrap reruns); `em` to read inside a transaction. */
   findOwnedBy(tenantId: string, ownerUserId: string, em?: EntityManager): Promise<ApiClient[]> {
     return this.clients.clientsOwnedBy(tenantId, [ownerUserId], em);
+  }
+
+  /** Puts the client into an active organisation of the tenant, or out of its one with `null` (audited as `client.organisation.set`). */
+  async setOrganisation(tenantId: string, actor: Actor, clientId: string, organisationId: string | null): Promise<ClientView> {
+    return this.dataSource.transaction(async (tx) => {
+      const client = await this.require(tenantId, clientId, tx);
+      const next = organisationId === null ? null : (await this.organisations.requireAssignable(tx, tenantId, organisationId)).id;
+      if (next !== client.organisationId) {
+        const before = client.organisationId;
+        client.organisationId = next;
+        await this.clients.save(tx, client);
+        await this.record(tx, tenantId, actor, 'client.organisation.set', client, { before: { organisationId: before }, changes: { organisationId: next } });
+      }
+      return toClientView(client, await this.scopeStrings(client, tx));
+    });
   }
 
   disable(tenantId: string, actor: Actor, clientId: string): Promise<ClientView> {

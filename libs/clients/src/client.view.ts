@@ -9,6 +9,8 @@ export interface ClientView {
   state: ClientState;
   ownerUserId: string | null;
   contactEmail: string | null;
+  /** The partner organisation the client belongs to, if any. */
+  organisationId: string | null;
   createdAt: string;
   updatedAt: string;
   scopes: string[];
@@ -40,6 +42,7 @@ export function toClientView(client: ApiClient, scopes: string[]): ClientView {
     state: client.state,
     ownerUserId: client.ownerUserId,
     contactEmail: client.contactEmail,
+    organisationId: client.organisationId ?? null,
     createdAt: client.createdAt.toISOString(),
     updatedAt: client.updatedAt.toISOString(),
     scopes,

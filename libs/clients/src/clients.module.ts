@@ -3,6 +3,7 @@ import { AccountsModule } from '@gatehouse/accounts';
 import { ApisModule } from '@gatehouse/apis';
 import { AuditModule } from '@gatehouse/audit';
 import { MailModule } from '@gatehouse/mail';
+import { OrganisationsModule } from '@gatehouse/organisations';
 import { AdminCallerRepository } from './admin-caller.repository.js';
 import { ClientBrowseRepository } from './client-browse.repository.js';
 import { ClientBrowseService } from './client-browse.service.js';
@@ -17,7 +18,7 @@ import { ScopeResolver } from './scope-resolver.js';
 import { SecretExpiryWarningService } from './secret-expiry-warning.service.js';
 
 @Module({
-  imports: [AuditModule, AccountsModule, ApisModule, MailModule],
+  imports: [AuditModule, AccountsModule, ApisModule, MailModule, OrganisationsModule],
   providers: [AdminCallerRepository, ClientRepository, ClientBrowseRepository, ClientBrowseService, ScopeResolver, ClientService, ClientCertificateService, FederatedCredentialRepository, FederatedCredentialService, SecretExpiryWarningService, OwnedCredentialsRepository, OwnedCredentialsService],
   exports: [AdminCallerRepository, ClientService, ClientBrowseService, ClientCertificateService, FederatedCredentialRepository, FederatedCredentialService, ClientRepository, SecretExpiryWarningService, OwnedCredentialsService],
 })

@@ -41,6 +41,7 @@ export const KNOWN_EVENTS = [
   'client.handover.resent',
   'client.handover.revealed',
   'client.handover.revoked',
+  'client.organisation.set',
   'client.scopes.set',
   'client.secret.created',
   'client.secret.expiry_warned',
@@ -56,6 +57,10 @@ export const KNOWN_EVENTS = [
   'invitation.expired',
   'invitation.resent',
   'invitation.revoked',
+  'organisation.created',
+  'organisation.offboarded',
+  'organisation.restored',
+  'organisation.updated',
   'tenant.settings.updated',
   /** An emergency rollover of the tenant's signing key (details: the new and previous kid, whether it was revoked). */
   'tenant.signing_key.rolled_over',

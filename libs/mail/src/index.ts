@@ -15,3 +15,4 @@ export * from './mail.module.js';
 export * from './staff-templates.js';
 export * from './credential-templates.js';
 export * from './webhook-templates.js';
+export * from './organisation-templates.js';

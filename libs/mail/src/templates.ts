@@ -24,7 +24,10 @@ export interface RenderedEmail {
     // staff-templates.ts:
     | 'staff-invitation'
     // webhook-templates.ts:
-    | 'webhook-trouble';
+    | 'webhook-trouble'
+    // organisation-templates.ts:
+    | 'organisation-offboarded'
+    | 'organisation-restored';
   subject: string;
   text: string;
   html: string;

@@ -6,6 +6,7 @@ import type { Actor } from '@gatehouse/audit';
 import { ClientRepository, ClientService } from '@gatehouse/clients';
 import { InvitationService } from '@gatehouse/invitations';
 import { clientAwaitingScopesEmail } from '@gatehouse/mail';
+import { OrganisationService } from '@gatehouse/organisations';
 import {
   type AccessRequest,
   AccessRequestError,
@@ -44,6 +45,7 @@ export class AccessDecisionService {
     private readonly invitations: InvitationService,
     private readonly clients: ClientService,
     private readonly clientRepository: ClientRepository,
+    private readonly organisations: OrganisationService,
   ) {}
 
   async approve(tenantId: string, actor: Actor, id: string, input: ApproveInput): Promise<AccessRequestView> {
@@ -60,7 +62,9 @@ export class AccessDecisionService {
       }
       // One link sets the password: the invitation's when there is one (choose a password, then accept), else the activation link.
       const setup = sections.length > 0 ? 'none' : 'activation-link';
-      const user = request.wantsAccount ? await this.createAccount(em, tenantId, actor, request, setup) : null;
+      // The organisation the requester named: the tenant's one of that name (any case), or a new one.
+      const organisationId = request.organisation.trim() ? (await this.organisations.pickOrCreate(em, tenantId, actor, request.organisation)).id : null;
+      const user = request.wantsAccount ? await this.createAccount(em, tenantId, actor, request, setup, organisationId) : null;
       const invitation =
         user && sections.length > 0
           ? await this.invitations.create(
@@ -70,13 +74,14 @@ export class AccessDecisionService {
               em,
             )
           : null;
-      const apiClientId = request.wantsApi ? await this.createClient(em, tenantId, actor, request) : null;
+      const apiClientId = request.wantsApi ? await this.createClient(em, tenantId, actor, request, organisationId) : null;
       await this.state.approve(em, request, actor, {
         note,
         sections: invitation ? sections : [],
         userId: user?.id ?? null,
         apiClientId,
         invitationId: invitation?.id ?? null,
+        organisationId,
       });
       await this.notifier.approved(em, request, { username: user?.username, invited: invitation !== null, decider });
     });
@@ -118,6 +123,7 @@ export class AccessDecisionService {
     actor: Actor,
     request: AccessRequest,
     password: 'none' | 'activation-link',
+    organisationId: string | null,
   ): Promise<CreatedUser> {
     return this.users.create(
       tenantId,
@@ -127,6 +133,7 @@ export class AccessDecisionService {
         email: request.requesterEmail,
         displayName: request.requesterName,
         password,
+        organisationId,
       },
       em,
     );
@@ -150,11 +157,12 @@ export class AccessDecisionService {
     tenantId: string,
     actor: Actor,
     request: AccessRequest,
+    organisationId: string | null,
   ): Promise<string> {
     const view = await this.clients.create(
       tenantId,
       actor,
-      { displayName: request.systemName!, contactEmail: request.technicalContactEmail! },
+      { displayName: request.systemName!, contactEmail: request.technicalContactEmail!, organisationId },
       em,
     );
     await this.notifier.toItDepartment(em, tenantId, (tenantName) =>

@@ -5,6 +5,7 @@ import { ClientsModule } from '@gatehouse/clients';
 import { HandoversModule } from '@gatehouse/handovers';
 import { InvitationsModule } from '@gatehouse/invitations';
 import { MailModule } from '@gatehouse/mail';
+import { OrganisationsModule } from '@gatehouse/organisations';
 import { RequestsModule } from '@gatehouse/requests';
 import { TenantsModule } from '@gatehouse/tenants';
 import { AccessDecisionService } from './access-decision.service.js';
@@ -25,6 +26,7 @@ import { CredentialDeliveryService } from './credential-delivery.service.js';
     InvitationsModule,
     RequestsModule,
     HandoversModule,
+    OrganisationsModule,
   ],
   providers: [AccessDecisionService, CredentialDeliveryService],
   exports: [AccessDecisionService, CredentialDeliveryService, RequestsModule, HandoversModule],

@@ -14,6 +14,8 @@ export interface ApprovalRecord {
   userId: string | null;
   apiClientId: string | null;
   invitationId: string | null;
+  /** The partner organisation the approval picked or created by the request's name for it. */
+  organisationId: string | null;
 }
 
 export type DeliveredPart = 'account' | 'credentials';
@@ -63,6 +65,7 @@ export class AccessRequestStateService {
       userId: record.userId,
       apiClientId: record.apiClientId,
       invitationId: record.invitationId,
+      organisationId: record.organisationId,
     });
     await this.requests.save(em, request);
     await recordRequestEvent(this.audit, em, actor, 'access_request.approved', request, { ...record });

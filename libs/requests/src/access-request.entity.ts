@@ -13,6 +13,7 @@ import {
 import { User } from '@gatehouse/accounts';
 import { ApiClient } from '@gatehouse/clients';
 import { Invitation } from '@gatehouse/invitations';
+import { Organisation } from '@gatehouse/organisations';
 import { Tenant } from '@gatehouse/tenants';
 
 export type AccessRequestStatus = 'unverified' | 'submitted' | 'approved' | 'rejected' | 'fulfilled' | 'expired';
@@ -40,6 +41,7 @@ export type AccessRequestOrigin = 'web' | 'staff';
 })
 @Index('access_requests_unverified_expiry_idx', ['confirmExpiresAt'], { where: `"status" = 'unverified'` })
 @Index('access_requests_user_idx', ['userId'], { where: `"user_id" IS NOT NULL` })
+@Index('access_requests_organisation_idx', ['organisationId'], { where: `"organisation_id" IS NOT NULL` })
 @Index('access_requests_api_client_idx', ['apiClientId'], { where: `"api_client_id" IS NOT NULL` })
 @Check(
   'access_requests_status_check',
@@ -82,8 +84,17 @@ export class AccessRequest {
   @Column({ type: 'text' })
   requesterEmailNormalized: string;
 
+  /** The organisation as the requester typed it. */
   @Column({ type: 'text' })
   organisation: string;
+
+  /** The partner organisation the approval picked or created by that name (§12). */
+  @Column({ type: 'uuid', nullable: true })
+  organisationId: string | null;
+
+  @ManyToOne(() => Organisation, { onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'organisation_id' })
+  organisationRecord?: Relation<Organisation>;
 
   @Column({ type: 'boolean' })
   wantsAccount: boolean;

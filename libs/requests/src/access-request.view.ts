@@ -8,6 +8,8 @@ export interface AccessRequestView {
   requesterName: string;
   requesterEmail: string;
   organisation: string;
+  /** The partner organisation the approval put the requester into (by that name). */
+  organisationId: string | null;
   account: { documentation: string; reason: string } | null;
   api: { systemName: string; technicalContactEmail: string; purpose: string } | null;
   sourceAddress: string | null;
@@ -50,6 +52,7 @@ export function toAccessRequestView(request: AccessRequest): AccessRequestView {
     requesterName: request.requesterName,
     requesterEmail: request.requesterEmail,
     organisation: request.organisation,
+    organisationId: request.organisationId ?? null,
     account: request.wantsAccount
       ? { documentation: request.documentationWanted ?? '', reason: request.accountReason ?? '' }
       : null,

@@ -20,11 +20,13 @@ import { AuditEvent } from '@gatehouse/audit';
 import { Session } from '@gatehouse/sessions';
 import { AccessRequest, AccessRequestThrottle } from '@gatehouse/requests';
 import { CredentialHandover } from '@gatehouse/handovers';
+import { Organisation } from '@gatehouse/organisations';
 import { AuditStreamCursor, WebhookDelivery, WebhookSubscription } from '@gatehouse/events';
 
 /** Every entity of every context: the complete schema that migrations are generated from. */
 export const ENTITIES = [
   Tenant,
+  Organisation,
   User,
   Api,
   ApiScope,

@@ -7,6 +7,7 @@ import { AuditModule } from '@gatehouse/audit';
 import { ClientsModule } from '@gatehouse/clients';
 import { DocsModule } from '@gatehouse/docs';
 import { EventsModule } from '@gatehouse/events';
+import { OrganisationsModule } from '@gatehouse/organisations';
 import { HandoversModule } from '@gatehouse/handovers';
 import { InvitationsModule } from '@gatehouse/invitations';
 import { MailModule } from '@gatehouse/mail';
@@ -58,6 +59,8 @@ import { UserActionsPresenter } from './users/user-actions.presenter.js';
 import { UsersController } from './users/users.controller.js';
 import { UsersPresenter } from './users/users.presenter.js';
 import { WebhooksConsoleController } from './webhooks/webhooks.controller.js';
+import { OrganisationsConsoleController } from './organisations/organisations.controller.js';
+import { OrganisationsPresenter } from './organisations/organisations.presenter.js';
 import { WebhooksPresenter } from './webhooks/webhooks.presenter.js';
 
 /** The console's page groups, in the order their routes are tried. A new group adds its controller here. */
@@ -68,6 +71,7 @@ export const CONSOLE_PAGES = [
   UsersController,
   ClientsController,
   ClientFederationController,
+  OrganisationsConsoleController,
   ApisController,
   DocsConsoleController,
   EmailConsoleController,
@@ -99,6 +103,7 @@ const PRESENTERS = [
   EmailPresenter,
   AuditPresenter,
   WebhooksPresenter,
+  OrganisationsPresenter,
   KeysPresenter,
 ];
 
@@ -124,6 +129,7 @@ const PRESENTERS = [
     HandoversModule,
     EventsModule,
     TokensModule,
+    OrganisationsModule,
   ],
   controllers: [ConsoleAssetsController, ...CONSOLE_PAGES, ConsoleNotFoundController],
   providers: [

@@ -3,10 +3,11 @@ import type { Page } from '@gatehouse/database';
 import { type ClientState, ClientService, type ClientView, type IssuedSecret, type SecretView } from '@gatehouse/clients';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { ClientPage, ClientResponse, IssuedSecretResponse, ScopesResponse, SecretResponse } from '../dto/responses.dto.js';
-import { AdminController, ApiJsonBody } from '../auth/admin-controller.js';
+import { AdminController, ApiJsonBody, ApiProblems } from '../auth/admin-controller.js';
 import { type AdminPrincipal, Principal } from '../auth/principal.js';
 import { RequirePermission } from '../auth/require-permission.js';
 import { ClientQueryDto, CreateClientDto, IssueSecretDto, SetScopesDto } from '../dto/clients.dto.js';
+import { SetOrganisationDto } from '../dto/organisations.dto.js';
 
 @AdminController('clients', 'clients', 'API clients of the client credentials grant: state, granted scopes and secrets. An operator client (owned by a staff member) is its owner’s and the Administrators’ alone.')
 export class ClientsController {
@@ -53,6 +54,19 @@ export class ClientsController {
   @ApiOkResponse({ type: ClientResponse })
   enable(@Principal() principal: AdminPrincipal, @Param('clientId') clientId: string): Promise<ClientView> {
     return this.clients.enable(principal.tenantId, principal, clientId);
+  }
+
+  @Put(':clientId/organisation')
+  @RequirePermission('Clients.Manage')
+  @ApiOperation({
+    summary: 'Put the client into a partner organisation, or out of its one with null',
+    description: 'Its own operation (not a field of a client PATCH): belonging to a partner is the contact person\'s call, network limits are the IT department\'s.',
+  })
+  @ApiJsonBody(SetOrganisationDto, { organisationId: '0b7f3c1e-5d7a-4a57-9a43-8f3c1b2d4e5f' })
+  @ApiProblems(409)
+  @ApiOkResponse({ type: ClientResponse })
+  setOrganisation(@Principal() principal: AdminPrincipal, @Param('clientId') clientId: string, @Body() body: SetOrganisationDto): Promise<ClientView> {
+    return this.clients.setOrganisation(principal.tenantId, principal, clientId, body.organisationId);
   }
 
   @Put(':clientId/scopes')

@@ -23,7 +23,9 @@ export class AccessRequestResponse {
   @ApiProperty({ enum: ['web', 'staff'] }) origin: string;
   @ApiProperty() requesterName: string;
   @ApiProperty() requesterEmail: string;
-  @ApiProperty() organisation: string;
+  @ApiProperty({ description: 'The organisation as the requester named it' }) organisation: string;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The partner organisation the approval picked (same name, any case) or created' })
+  organisationId: string | null;
   @ApiProperty({ type: AccountPartResponse, nullable: true }) account: AccountPartResponse | null;
   @ApiProperty({ type: ApiPartResponse, nullable: true }) api: ApiPartResponse | null;
   @ApiProperty({ type: String, nullable: true }) sourceAddress: string | null;

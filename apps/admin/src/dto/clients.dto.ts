@@ -13,6 +13,7 @@ import {
   MinLength,
 } from 'class-validator';
 import { Optional, SingleLine } from './decorators.js';
+import { OrganisationRef } from './organisations.dto.js';
 import type { ClientState } from '@gatehouse/clients';
 import { PageQueryDto } from './page.dto.js';
 
@@ -37,6 +38,11 @@ export class CreateClientDto {
   @MaxLength(254)
   @IsEmail()
   contactEmail?: string;
+
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'The partner organisation the client belongs to (an active one)' })
+  @Optional()
+  @OrganisationRef()
+  organisationId?: string | null;
 }
 
 export class ClientQueryDto extends PageQueryDto {

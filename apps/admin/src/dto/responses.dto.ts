@@ -8,6 +8,7 @@ export class UserResponse {
   @ApiProperty() displayName: string;
   @ApiProperty({ type: [String] }) roles: string[];
   @ApiProperty({ enum: ['active', 'disabled'] }) status: string;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The partner organisation the person belongs to' }) organisationId: string | null;
   @ApiProperty() mustChangePassword: boolean;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) lockedUntil: string | null;
   @ApiProperty({ minimum: 0, description: 'Failed sign-ins in a row (what locks the account)' }) failedSignIns: number;
@@ -44,6 +45,7 @@ export class ClientResponse {
   @ApiProperty({ enum: ['awaiting_scopes', 'active', 'disabled'] }) state: string;
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) ownerUserId: string | null;
   @ApiProperty({ type: String, nullable: true }) contactEmail: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The partner organisation the client belongs to' }) organisationId: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
   @ApiProperty({ type: [String] }) scopes: string[];

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsEmail, IsIn, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { OrganisationRef } from './organisations.dto.js';
 import { Optional, SingleLine } from './decorators.js';
 import { ROLES, type Role } from '@gatehouse/accounts';
 import { DEFAULT_PASSWORD_SETUP, type InitialPasswordMode, type UserStatusFilter } from '@gatehouse/accounts';
@@ -46,6 +47,11 @@ export class CreateUserDto {
   @Optional()
   @IsIn(PASSWORD_MODES)
   password?: InitialPasswordMode;
+
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'The partner organisation the person belongs to (an active one)' })
+  @Optional()
+  @OrganisationRef()
+  organisationId?: string | null;
 }
 
 export class UpdateUserDto {
@@ -70,6 +76,11 @@ export class UpdateUserDto {
   @ArrayMaxSize(4)
   @IsIn(ROLES, { each: true })
   roles?: Role[];
+
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'Puts the person into an active organisation, or out of theirs with null' })
+  @Optional()
+  @OrganisationRef()
+  organisationId?: string | null;
 }
 
 export class UserQueryDto extends PageQueryDto {

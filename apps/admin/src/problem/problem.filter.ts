@@ -14,6 +14,7 @@ import { AuthError, AuthErrorCode } from '../auth/auth.errors.js';
 import { accessProblem } from './access-problems.js';
 import { auditProblem } from './audit-problems.js';
 import { eventProblem } from './event-problems.js';
+import { organisationProblem } from './organisation-problems.js';
 import { type Problem, ValidationFailedError, problem, sendProblem } from './problem.js';
 
 function unmapped(code: never): never {
@@ -224,7 +225,7 @@ export class ProblemFilter implements ExceptionFilter {
       return problem(federatedStatus(error.code), error.code, error.message, errors.length ? { errors } : {});
     }
     if (error instanceof HttpException) return this.httpProblem(error);
-    return accessProblem(error) ?? eventProblem(error) ?? auditProblem(error) ?? this.unexpected(error, req);
+    return accessProblem(error) ?? eventProblem(error) ?? organisationProblem(error) ?? auditProblem(error) ?? this.unexpected(error, req);
   }
 
   private httpProblem(error: HttpException): Problem {

@@ -13,6 +13,8 @@ import {
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { HandoverService } from '@gatehouse/handovers';
 import { type Crumb, type SafeHtml, html } from '@gatehouse/views';
+import { OrganisationService } from '@gatehouse/organisations';
+import { organisationLink } from '../organisations/organisations.pages.js';
 import type { ConsolePrincipal } from '../frame/console-principal.js';
 import type { ConsoleView } from '../frame/console-responder.js';
 import { clientSummary } from './clients.pages.js';
@@ -51,6 +53,7 @@ export class ClientDetail {
     private readonly apis: ApiService,
     private readonly audit: AuditService,
     private readonly users: UserService,
+    private readonly organisations: OrganisationService,
   ) {}
 
   /** The breadcrumb of a page under a client (Clients › name › last), its name and path. */
@@ -111,7 +114,9 @@ export class ClientDetail {
     ]);
     const history = can.readHistory ? await this.history(who.tenantId, clientId) : null;
     const base = who.base;
-    const body: SafeHtml = html`${clientSummary({ client, tenantName: who.tenant.displayName, tenantId: who.tenantId, tokenEndpoint: this.tokenEndpoint(who), ownerName, canAssign: can.assignScopes })}
+    const organisationName = client.organisationId ? (await this.organisations.names(who.tenantId, [client.organisationId])).get(client.organisationId) : undefined;
+    const organisation = organisationLink(base, organisationName ? { id: client.organisationId!, name: organisationName } : null, who.permissions.includes('Users.Read'));
+    const body: SafeHtml = html`${clientSummary({ client, tenantName: who.tenant.displayName, tenantId: who.tenantId, tokenEndpoint: this.tokenEndpoint(who), ownerName, canAssign: can.assignScopes, organisation })}
     ${scopesSection({ base, csrf: who.csrfToken, client, apis, granted: state.scopes ?? client.scopes, can, error: state.scopesError })}
     ${credentialsSection({ base, client, secrets, certificates, can })}
     ${federationSection({ base, client, credentials: federated, can })}

@@ -178,6 +178,8 @@ export function clientSummary(input: {
   tokenEndpoint: string;
   ownerName: string | null;
   canAssign: boolean;
+  /** The partner organisation, linked for those who may open it. */
+  organisation?: SafeHtml | string;
 }): SafeHtml {
   const { client } = input;
   return html`<section class="panel" aria-labelledby="summary-heading">
@@ -193,6 +195,8 @@ export function clientSummary(input: {
       <dd>${stateBadge(client.state)}: ${stateReason(client, input.canAssign)}</dd>
       <dt>Contact</dt>
       <dd>${client.contactEmail ?? 'none: name a recipient when sending credentials'}</dd>
+      <dt>Organisation</dt>
+      <dd>${input.organisation ?? '—'}</dd>
       ${
         input.ownerName
           ? html`<dt>Owner</dt>

@@ -8,12 +8,14 @@ import { WebhookError } from '@gatehouse/events';
 import { HandoverError } from '@gatehouse/handovers';
 import { InvitationError } from '@gatehouse/invitations';
 import { MailError } from '@gatehouse/mail';
+import { OrganisationError } from '@gatehouse/organisations';
 import { StaffError, StaffErrorCode } from '@gatehouse/provisioning';
 import { AccessRequestError } from '@gatehouse/requests';
 import { TenantError } from '@gatehouse/tenants';
 import { accessRequestStatus, handoverStatus } from '../../problem/access-problems.js';
 import { auditStatus } from '../../problem/audit-problems.js';
 import { webhookStatus } from '../../problem/event-problems.js';
+import { organisationStatus } from '../../problem/organisation-problems.js';
 import {
   accountStatus,
   apiStatus,
@@ -77,6 +79,7 @@ export function domainErrorStatus(error: unknown): number | null {
   if (error instanceof HandoverError) return handoverStatus(error.code);
   if (error instanceof AuditError) return auditStatus(error.code);
   if (error instanceof WebhookError) return webhookStatus(error.code);
+  if (error instanceof OrganisationError) return organisationStatus(error.code);
   if (error instanceof InvalidCursorError) return 400;
   return null;
 }

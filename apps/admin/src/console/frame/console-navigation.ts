@@ -23,6 +23,7 @@ export const CONSOLE_SECTIONS: ConsoleSection[] = [
   { label: 'Access requests', path: 'requests', permission: 'Requests.Read', count: (q) => q.requestsToDecide, countLabel: 'waiting for a decision' },
   { label: 'Users', path: 'users', permission: 'Users.Read' },
   { label: 'Clients', path: 'clients', permission: 'Clients.Read', count: (q) => q.clientsAwaitingScopes, countLabel: 'awaiting scopes' },
+  { label: 'Organisations', path: 'organisations', permission: 'Users.Read' },
   { label: 'APIs & scopes', path: 'apis', permission: 'Clients.Read' },
   { label: 'Documentation', path: 'docs', permission: 'Docs.Manage' },
   { label: 'Email', path: 'email', permission: 'Invitations.Manage', count: (q) => q.abandonedMail, countLabel: 'abandoned' },

@@ -4,6 +4,7 @@ import type { HandoverView } from '@gatehouse/handovers';
 import type { InvitationView } from '@gatehouse/invitations';
 import { type AccessRequestStatus, type AccessRequestView, TEXT_MAX } from '@gatehouse/requests';
 import { stateBadge as clientStateBadge } from '../clients/clients.pages.js';
+import { organisationLink } from '../organisations/organisations.pages.js';
 import {
   type BadgeTone,
   type FieldErrors,
@@ -82,7 +83,7 @@ function asked(input: TrailInput): SafeHtml {
   return html`<section class="panel" aria-labelledby="asked"><h2 id="asked">What was asked</h2>
     <dl class="summary">
       <dt>Requester</dt><dd>${r.requesterName} &lt;${r.requesterEmail}&gt;</dd>
-      <dt>Organisation</dt><dd>${r.organisation}</dd>
+      <dt>Organisation</dt><dd>${input.organisation ? organisationLink(input.base, input.organisation, input.organisationLinked) : r.organisation}</dd>
       <dt>Filed</dt><dd>${timeTag(new Date(r.createdAt))} ${filedBy(input)}${r.sourceAddress ? html`, from <code>${r.sourceAddress}</code>` : ''}</dd>
       <dt>Address confirmed</dt><dd>${r.confirmedAt ? timeTag(new Date(r.confirmedAt)) : r.origin === 'staff' ? 'not needed (filed by staff)' : 'not yet'}</dd>
       ${r.account
@@ -144,6 +145,9 @@ export interface TrailInput {
   /** The staff member who filed it for the requester. */
   filer: UserView | null;
   handovers: HandoverView[] | null;
+  /** The partner organisation the approval put the requester into, and whether the reader may open its page. */
+  organisation?: { id: string; name: string } | null;
+  organisationLinked?: boolean;
 }
 
 function trail(input: TrailInput): SafeHtml {

@@ -21,6 +21,7 @@ import { type FieldErrors, html } from '@gatehouse/views';
 import { ApproveAccessRequestDto, RejectAccessRequestDto } from '../../dto/access-requests.dto.js';
 import { field, fieldList, formErrors } from '../frame/console-forms.js';
 import { cursorWindow, queryText } from '../frame/console-paging.js';
+import { OrganisationService } from '@gatehouse/organisations';
 import type { ConsolePrincipal } from '../frame/console-principal.js';
 import type { ConsoleResult, ConsoleView } from '../frame/console-responder.js';
 import { REQUEST_TEXT_FIELDS, requestForm } from './request-form.pages.js';
@@ -50,6 +51,7 @@ export class RequestsPresenter {
     private readonly docs: DocService,
     private readonly users: UserService,
     private readonly clients: ClientService,
+    private readonly organisations: OrganisationService,
   ) {}
 
   async queue(who: ConsolePrincipal, query: Record<string, unknown>): Promise<ConsoleView> {
@@ -82,6 +84,7 @@ export class RequestsPresenter {
       this.person(who, request.filedByUserId),
     ]);
     const errors = form.errors ?? {};
+    const organisationName = request.organisationId ? (await this.organisations.names(who.tenantId, [request.organisationId])).get(request.organisationId) : undefined;
     return {
       title: `${request.requesterName}: ${whatText(request)}`,
       breadcrumbs: [{ label: 'Access requests', href: `${who.base}/requests` }, { label: request.requesterName }],
@@ -97,6 +100,8 @@ export class RequestsPresenter {
         client,
         user,
         decider,
+        organisation: organisationName ? { id: request.organisationId!, name: organisationName } : null,
+        organisationLinked: who.permissions.includes('Users.Read'),
         filer,
         handovers: handovers?.filter((h) => h.accessRequestId === request.id) ?? null,
         mayDecide: who.permissions.includes('Requests.Decide'),

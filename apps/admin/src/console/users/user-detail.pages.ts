@@ -16,6 +16,7 @@ import {
   timeTag,
   utc,
 } from '@gatehouse/views';
+import { organisationLink } from '../organisations/organisations.pages.js';
 import { roleBadges } from '../staff/staff.pages.js';
 import { lastSignIn, userStatusBadge } from './users.pages.js';
 
@@ -47,6 +48,8 @@ export interface UserDetailInput {
   actors: ReadonlyMap<string, string>;
   inviteValues: { sections: string[]; expiresInHours: string };
   inviteErrors: FieldErrors;
+  /** The partner organisation the person belongs to. */
+  organisation?: { id: string; name: string } | null;
 }
 
 /** "Locked until … (15 minutes) after 5 failed sign-in attempts in a row", or null when not locked. */
@@ -67,11 +70,12 @@ function invitedText(until: Date | null, now = new Date()): string | null {
 const button = (action: string, csrf: string, label: string, kind: 'secondary' | 'danger' = 'secondary') =>
   postForm({ action, csrf, submit: label, button: kind, className: 'inline', body: html`` });
 
-function profile({ base, user, may }: UserDetailInput): SafeHtml {
+function profile({ base, user, may, organisation }: UserDetailInput): SafeHtml {
   return html`<section class="panel" aria-labelledby="profile"><h2 id="profile">Profile</h2>
     <dl class="summary">
       <dt>Username</dt><dd><code>${user.username}</code></dd>
       <dt>Email</dt><dd>${user.email}</dd>
+      <dt>Organisation</dt><dd>${organisationLink(base, organisation ?? null)}</dd>
       <dt>Roles</dt><dd>${user.roles.length ? roleBadges(user.roles) : 'none (not staff)'}${may.roles ? html` <a href="${base}/staff/${user.id}">Change on the Staff page</a>` : ''}</dd>
       <dt>Created</dt><dd>${timeTag(new Date(user.createdAt))}</dd>
       <dt>Last sign-in</dt><dd>${lastSignIn(user)}</dd>

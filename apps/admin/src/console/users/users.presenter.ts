@@ -9,6 +9,7 @@ import { CreateUserDto, UserQueryDto } from '../../dto/users.dto.js';
 import { CreateInvitationDto } from '../../dto/invitations.dto.js';
 import { field, fieldList, formErrors } from '../frame/console-forms.js';
 import { cursorWindow, queryText as text } from '../frame/console-paging.js';
+import { OrganisationService } from '@gatehouse/organisations';
 import type { ConsolePrincipal } from '../frame/console-principal.js';
 import type { ConsoleResult, ConsoleView } from '../frame/console-responder.js';
 import { type UserDetailInput, userDetail } from './user-detail.pages.js';
@@ -38,6 +39,7 @@ export class UsersPresenter {
     private readonly invitations: InvitationService,
     private readonly docs: DocService,
     private readonly audit: AuditService,
+    private readonly organisations: OrganisationService,
   ) {}
 
   async list(who: ConsolePrincipal, query: Query): Promise<ConsoleView> {
@@ -127,13 +129,15 @@ export class UsersPresenter {
       audit: who.permissions.includes('Audit.Read'),
       roles: who.permissions.includes('Tenant.Manage'),
     };
-    const [sections, invitations, history, all, invited] = await Promise.all([
+    const [sections, invitations, history, all, invited, organisations] = await Promise.all([
       this.docs.sectionsOf(who.tenantId, id),
       may.invite ? this.invitations.list(who.tenantId, { userId: id, limit: 200 }).then((p) => p.items.reverse()) : Promise.resolve([]),
       may.audit ? this.audit.list(who.tenantId, { target: id, limit: 20 }).then((p) => p.items) : Promise.resolve(null),
       this.sectionOptions(who),
       this.users.invitedUntil(who.tenantId, [id]),
+      this.organisations.names(who.tenantId, [user.organisationId]),
     ]);
+    const organisationName = user.organisationId ? organisations.get(user.organisationId) : undefined;
     const open = new Set(sections.map((s) => s.slug));
     return {
       title: user.displayName,
@@ -151,6 +155,7 @@ export class UsersPresenter {
         actors: await this.names(who, history),
         inviteValues: invite?.inviteValues ?? { sections: [], expiresInHours: '168' },
         inviteErrors: invite?.inviteErrors ?? {},
+        organisation: organisationName ? { id: user.organisationId!, name: organisationName } : null,
       }),
       status: invite && Object.keys(invite.inviteErrors).length ? 400 : 200,
     };
