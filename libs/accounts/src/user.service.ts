@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import argon2 from 'argon2';
 import { DataSource, EntityManager } from 'typeorm';
 import { type Actor, AuditService } from '@gatehouse/audit';
-import { type CursorPosition, type KeysetFetch, type Page, type PageRequest, type TwoWayPage, type TwoWayRequest, oneWay, twoWayPage } from '@gatehouse/database';
+import { type Page, type PageRequest, decodeCursor, pageSize, toPage } from '@gatehouse/database';
 import { announceChange, uniqueViolation } from '@gatehouse/database';
 import { OrganisationService } from '@gatehouse/organisations';
 import { AccountError, AccountErrorCode } from './account.errors.js';
@@ -54,6 +54,8 @@ export interface UserFilter extends PageRequest {
   invitations?: 'expiring';
   /** `oldest` (the default) or `newest` first. */
   order?: 'oldest' | 'newest';
+  /** Walk from `cursor` towards the start of the order (the console's "Newer"); items keep the order. */
+  backward?: boolean;
 }
 
 export type CreatedUser = UserView & { initialPassword?: string };
@@ -159,20 +161,17 @@ export class UserService {
   }
 
   async list(tenantId: string, filter: UserFilter): Promise<Page<UserView>> {
-    return oneWay(await this.browse(tenantId, { ...filter, before: undefined }));
-  }
-
-  /** {@link list} both ways: `before` (a page's `prevCursor`) walks towards the start of the order. */
-  async browse(tenantId: string, filter: UserFilter & TwoWayRequest): Promise<TwoWayPage<UserView>> {
-    const { search, username, email, status, role } = filter;
-    const query = {
-      ...{ search: search?.trim() || undefined, username, email, status, role },
+    const size = pageSize(filter.limit);
+    const { search, username, email, status, role, backward } = filter;
+    const rows = await this.users.page(tenantId, {
+      ...{ search: search?.trim() || undefined, username, email, status, role, backward },
       invitationsExpiring: filter.invitations === 'expiring',
       newestFirst: filter.order === 'newest',
-    };
-    const fetch: KeysetFetch<User, CursorPosition> = ({ after, before, take }) =>
-      this.users.page(tenantId, { ...query, after: before ?? after, backward: !!before, take });
-    return twoWayPage(filter, fetch, userPosition, toUserView);
+      after: decodeCursor(filter.cursor),
+      take: size + 1,
+    });
+    const page = toPage(rows, size, userPosition, toUserView);
+    return backward ? { ...page, items: page.items.reverse() } : page;
   }
 
   async get(tenantId: string, id: string): Promise<UserView> {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isUUID } from 'class-validator';
-import { type CursorCodec, DEFAULT_PAGE_SIZE, type KeysetFetch, isPostgresTimestamp, twoWayPage } from '@gatehouse/database';
+import { DEFAULT_PAGE_SIZE, isPostgresTimestamp } from '@gatehouse/database';
 import type { ClientState } from './api-client.entity.js';
 import { type BrowsePosition, ClientBrowseRepository, type ClientBrowseRow } from './client-browse.repository.js';
 import { ClientRepository } from './client.repository.js';
@@ -53,9 +53,6 @@ export function decodeBrowseCursor(cursor: string | undefined): BrowsePosition |
   return undefined;
 }
 
-/** The clients list's cursors: the creation time at Postgres's full precision, and the id. */
-const BROWSE_CURSORS: CursorCodec<BrowsePosition> = { encode: encodeBrowseCursor, decode: decodeBrowseCursor };
-
 /**
  * The clients list of the console (read permission `Clients.Read`, like `GET /clients`): newest
  * first, searched by name, contact or client id, filtered by state, API and expiring secrets,
@@ -73,26 +70,37 @@ export class ClientBrowseService {
     filter: ClientBrowseFilter,
     size = DEFAULT_PAGE_SIZE,
   ): Promise<BrowsePage<ClientSummary>> {
-    const query = {
+    const newer = decodeBrowseCursor(filter.before);
+    const older = newer ? undefined : decodeBrowseCursor(filter.after);
+    const rows = await this.browser.browse(tenantId, {
       search: filter.search?.trim() || undefined,
       state: filter.state,
       apiId: filter.apiId && isUUID(filter.apiId) ? filter.apiId : undefined,
       expiringSecrets: filter.expiringSecrets,
       expiredHandovers: filter.expiredHandovers,
-    };
-    // Newest first: after a cursor are older clients, before it newer ones.
-    const fetch: KeysetFetch<ClientBrowseRow, BrowsePosition> = ({ after, before, take }) =>
-      this.browser.browse(tenantId, { ...query, older: after, newer: before, take });
-    const request = { cursor: filter.before ? undefined : filter.after, before: filter.before, limit: size };
-    const page = await twoWayPage(request, fetch, (row) => ({ at: row.position, id: row.id }), (row) => row, BROWSE_CURSORS);
-    const granted = await this.clients.grantedScopes(page.items.map((row) => row.id));
-    const items = page.items.map((row) =>
+      newer,
+      older,
+      take: size + 1,
+    });
+    const more = rows.length > size;
+    const shown = rows.slice(0, size);
+    if (newer) shown.reverse();
+    const granted = await this.clients.grantedScopes(shown.map((row) => row.id));
+    const items = shown.map((row) =>
       toSummary(
         row,
         granted.filter((g) => g.apiClientId === row.id).map((g) => g.scope),
       ),
     );
-    return { items, newer: page.prevCursor ?? undefined, older: page.nextCursor ?? undefined };
+    const first = shown[0];
+    const last = shown[shown.length - 1];
+    const cursor = (row: ClientBrowseRow | undefined) =>
+      row ? encodeBrowseCursor({ at: row.position, id: row.id }) : undefined;
+    return {
+      items,
+      newer: newer ? (more ? cursor(first) : undefined) : older ? cursor(first) : undefined,
+      older: newer ? cursor(last) : more ? cursor(last) : undefined,
+    };
   }
 }
 

@@ -86,57 +86,30 @@ export interface TwoWayRequest extends PageRequest {
   before?: string;
 }
 
-/** How a list's keyset position becomes an opaque cursor and back. */
-export interface CursorCodec<P> {
-  encode(position: P): string;
-  /** The position of a cursor the list issued; one it did not: `InvalidCursorError`, or `undefined` to start over. */
-  decode(cursor: string | undefined): P | undefined;
-}
-
-/** The cursors of lists keyed on a timestamp to the millisecond and an id ({@link encodeCursor}). */
-export const MILLISECOND_CURSORS: CursorCodec<CursorPosition> = { encode: encodeCursor, decode: decodeCursor };
-
-/** Where a two-way page's rows come from: `after` (or the start), in list order; `before`, nearest first. */
-export type KeysetFetch<R, P> = (range: { after?: P; before?: P; take: number }) => Promise<R[]>;
-
 /**
- * Keyset paging in both directions, the one helper of every list paged both ways (the admin API's
- * and the console's). `fetch({ after })` returns rows in list order following `after` (from the
- * start without it); `fetch({ before })` returns the rows preceding `before`, nearest first. Each
- * page is one index range scan, so the last page costs what the first does. A `before` page that
- * reaches the start of the list is the first page, whole.
+ * Keyset paging in both directions. `fetch({ after })` returns rows in list order following
+ * `after` (from the start without it); `fetch({ before })` returns the rows preceding `before`,
+ * nearest first. Each page is one index range scan, so the last page costs what the first does.
+ * A `before` page that reaches the start of the list is the first page.
  */
-export async function twoWayPage<R, T, P = CursorPosition>(
+export async function twoWayPage<R, T>(
   request: TwoWayRequest,
-  fetch: KeysetFetch<R, P>,
-  position: (row: R) => P,
+  fetch: (range: { after?: CursorPosition; before?: CursorPosition; take: number }) => Promise<R[]>,
+  position: (row: R) => CursorPosition,
   map: (row: R) => T,
-  cursors: CursorCodec<P> = MILLISECOND_CURSORS as unknown as CursorCodec<P>,
 ): Promise<TwoWayPage<T>> {
   const size = pageSize(request.limit);
-  const before = request.cursor ? undefined : cursors.decode(request.before);
+  const before = request.cursor ? undefined : decodeCursor(request.before);
   if (before) {
     const preceding = await fetch({ before, take: size + 1 });
     if (preceding.length > size) {
       const rows = preceding.slice(0, size).reverse();
-      return { items: rows.map(map), nextCursor: cursors.encode(position(rows[size - 1]!)), prevCursor: cursors.encode(position(rows[0]!)) };
+      return { items: rows.map(map), nextCursor: encodeCursor(position(rows[size - 1]!)), prevCursor: encodeCursor(position(rows[0]!)) };
     }
-    return twoWayPage({ limit: request.limit }, fetch, position, map, cursors);
+    return twoWayPage({ limit: request.limit }, fetch, position, map);
   }
-  const after = cursors.decode(request.cursor);
-  const rows = await fetch({ after, take: size + 1 });
-  const more = rows.length > size;
-  const items = more ? rows.slice(0, size) : rows;
-  const first = items[0];
-  const last = items[items.length - 1];
-  return {
-    items: items.map(map),
-    nextCursor: more && last ? cursors.encode(position(last)) : null,
-    prevCursor: after ? (first ? cursors.encode(position(first)) : request.cursor!) : null,
-  };
-}
-
-/** The forward half of a two-way page (what a one-way list answers). */
-export function oneWay<T>({ items, nextCursor }: TwoWayPage<T>): Page<T> {
-  return { items, nextCursor };
+  const rows = await fetch({ after: decodeCursor(request.cursor), take: size + 1 });
+  const first = rows[0];
+  const prevCursor = request.cursor ? (first ? encodeCursor(position(first)) : request.cursor) : null;
+  return { ...toPage(rows, size, position, map), prevCursor };
 }

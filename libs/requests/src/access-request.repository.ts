@@ -8,7 +8,7 @@ import { AccessRequest, type AccessRequestStatus } from './access-request.entity
 export interface AccessRequestQuery {
   status?: AccessRequestStatus;
   after?: CursorPosition;
-  /** From `after` towards the oldest, nearest first (a page before a cursor). */
+  /** From `after` towards the oldest (the console's "Older"), nearest first. */
   backward?: boolean;
   take: number;
 }

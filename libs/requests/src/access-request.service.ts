@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { type Actor, AuditService, SYSTEM_ACTOR } from '@gatehouse/audit';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { SecretHasher, generateOpaqueSecret } from '@gatehouse/crypto';
-import { type CursorPosition, type KeysetFetch, type Page, type PageRequest, type TwoWayPage, type TwoWayRequest, oneWay, twoWayPage } from '@gatehouse/database';
+import { type Page, type PageRequest, decodeCursor, pageSize, toPage } from '@gatehouse/database';
 import { MailOutbox, accessRequestConfirmEmail, linkFrom } from '@gatehouse/mail';
 import { TenantService } from '@gatehouse/tenants';
 import type { AccessRequest, AccessRequestStatus } from './access-request.entity.js';
@@ -142,16 +142,23 @@ export class AccessRequestService {
     });
   }
 
-  /** Oldest first. */
-  async list(tenantId: string, filter: PageRequest & { status?: AccessRequestStatus }): Promise<Page<AccessRequestView>> {
-    return oneWay(await this.browse(tenantId, { ...filter, before: undefined }));
-  }
-
-  /** {@link list} both ways: `before` (a page's `prevCursor`) walks towards the oldest. */
-  async browse(tenantId: string, filter: TwoWayRequest & { status?: AccessRequestStatus }): Promise<TwoWayPage<AccessRequestView>> {
-    const fetch: KeysetFetch<AccessRequest, CursorPosition> = ({ after, before, take }) =>
-      this.requests.page(tenantId, { status: filter.status, after: before ?? after, backward: !!before, take });
-    return twoWayPage(filter, fetch, (r) => ({ at: r.createdAt, id: r.id }), toAccessRequestView);
+  /**
+   * Oldest first. `backward`: the page before `cursor` (towards the oldest), items still oldest
+   * first; its `nextCursor` then continues backward.
+   */
+  async list(
+    tenantId: string,
+    filter: PageRequest & { status?: AccessRequestStatus; backward?: boolean },
+  ): Promise<Page<AccessRequestView>> {
+    const size = pageSize(filter.limit);
+    const rows = await this.requests.page(tenantId, {
+      status: filter.status,
+      after: decodeCursor(filter.cursor),
+      backward: filter.backward,
+      take: size + 1,
+    });
+    const page = toPage(rows, size, (r) => ({ at: r.createdAt, id: r.id }), toAccessRequestView);
+    return filter.backward ? { ...page, items: page.items.reverse() } : page;
   }
 
   async get(tenantId: string, id: string): Promise<AccessRequestView> {

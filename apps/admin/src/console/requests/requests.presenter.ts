@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { UserService, type UserView, toUserView } from '@gatehouse/accounts';
-import type { TwoWayRequest } from '@gatehouse/database';
+import { encodeCursor } from '@gatehouse/database';
 import { ClientService } from '@gatehouse/clients';
 import { DocService } from '@gatehouse/docs';
 import { HandoverService } from '@gatehouse/handovers';
@@ -29,6 +29,7 @@ import { requestDetail, requestQueue, whatText } from './requests.pages.js';
 
 /** The public form's messages speak to the requester; here staff type for them. */
 const staffWords = (message: string) => message.replace(/^Enter your /, 'Enter the requester’s ');
+const cursorOf = (r: AccessRequestView) => encodeCursor({ at: new Date(r.createdAt), id: r.id });
 
 interface DecisionForm {
   approve?: { note: string; sections: string[]; expiresInHours: string };
@@ -59,8 +60,8 @@ export class RequestsPresenter {
     const known = asked === 'all' || ACCESS_REQUEST_STATUSES.includes(asked as AccessRequestStatus);
     const state = known ? asked : 'submitted';
     const status = state === 'all' ? undefined : (state as AccessRequestStatus);
-    const fetch = (request: TwoWayRequest) => this.requests.browse(who.tenantId, { status, ...request, limit: 50 });
-    const window = await cursorWindow(fetch, { after: queryText(query, 'after'), before: queryText(query, 'before') });
+    const fetch = (cursor: string | undefined, backward: boolean) => this.requests.list(who.tenantId, { status, cursor, backward, limit: 50 });
+    const window = await cursorWindow(fetch, cursorOf, { after: queryText(query, 'after'), before: queryText(query, 'before') });
     return {
       title: 'Access requests',
       lead: 'People who asked for an account or for API access, oldest first.',

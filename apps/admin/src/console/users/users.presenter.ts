@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
-import { AccountError, AccountErrorCode, type Role, UserService, type UserStatusFilter, type UserView, mayManageUser } from '@gatehouse/accounts';
+import { AccountError, AccountErrorCode, type Role, UserService, type UserStatusFilter, type UserView, mayManageUser, userPosition } from '@gatehouse/accounts';
 import { type AuditEventView, AuditService } from '@gatehouse/audit';
+import { encodeCursor } from '@gatehouse/database';
 import { DocService } from '@gatehouse/docs';
 import { InvitationError, InvitationService } from '@gatehouse/invitations';
 import { type FieldErrors, type Option, html } from '@gatehouse/views';
@@ -16,6 +17,7 @@ import { type UserDetailInput, userDetail } from './user-detail.pages.js';
 import { type NewUserForm, type UserListFilters, newUserForm, userList } from './users.pages.js';
 
 type Query = Record<string, unknown>;
+const cursorOf = (user: UserView) => encodeCursor(userPosition({ createdAt: new Date(user.createdAt), id: user.id }));
 const PAGE = 50;
 
 /** The invitation part of a form (create user, open sections): the REST DTO's rules and messages. */
@@ -67,7 +69,8 @@ export class UsersPresenter {
       order: 'newest' as const,
       limit: PAGE,
     };
-    const window = await cursorWindow((request) => this.users.browse(who.tenantId, { ...filter, ...request }), { after, before });
+    const fetch = (cursor: string | undefined, backward: boolean) => this.users.list(who.tenantId, { ...filter, cursor, backward });
+    const window = await cursorWindow(fetch, cursorOf, { after, before });
     return { items: window.items, newer: window.previous, older: window.next };
   }
 
