@@ -28,6 +28,7 @@ import { AuditNamesAtWriteTime1795843770259 } from './1795843770259-AuditNamesAt
 import { FederatedCredentials1795842406767 } from './1795842406767-FederatedCredentials.js';
 import { EntraTokenTypeAndScopeRequests1795845107312 } from './1795845107312-EntraTokenTypeAndScopeRequests.js';
 import { PasswordResetAndExpiredHandovers1795845292771 } from './1795845292771-PasswordResetAndExpiredHandovers.js';
+import { CredentialPolicyAndClientLimits1795856035948 } from './1795856035948-CredentialPolicyAndClientLimits.js';
 import { PartnerOrganisations1795856178129 } from './1795856178129-PartnerOrganisations.js';
 
 /** Every migration, in order. Listed explicitly: a glob would load some files twice. */
@@ -62,5 +63,6 @@ export const MIGRATIONS = [
   AuditNamesAtWriteTime1795843770259,
   EntraTokenTypeAndScopeRequests1795845107312,
   PasswordResetAndExpiredHandovers1795845292771,
+  CredentialPolicyAndClientLimits1795856035948,
   PartnerOrganisations1795856178129,
 ];

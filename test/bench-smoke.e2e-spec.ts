@@ -45,6 +45,7 @@ describe('benchmark smoke mode', () => {
       'CPU profile',
       'client assertions',
       'federated assertions',
+      'source ranges',
       'invitation sweep',
       'outbox',
       'events out',
@@ -94,6 +95,17 @@ describe('benchmark smoke mode', () => {
     );
     expect(report.federated.federatedTokensPerSec).toBeGreaterThan(0);
     expect(report.federated.issuerRequests).toBe(2);
+    // 50 allowed source ranges on the client against none, same server (target: ≥ 0.97×).
+    expect(report.sourceRanges).toEqual({
+      ranges: 50,
+      noneTokensPerSec: expect.any(Number),
+      rangesTokensPerSec: expect.any(Number),
+      cpuUsPerTokenNone: expect.any(Number),
+      cpuUsPerTokenRanges: expect.any(Number),
+      ratio: expect.any(Number),
+      ratioByCpu: expect.any(Number),
+    });
+    expect(report.sourceRanges.rangesTokensPerSec).toBeGreaterThan(0);
     // Measured when the invitation sweep and the mail outbox exist, `null` until then.
     for (const [field, keys] of [
       ['sweep', ['rows', 'overdue', 'seconds']],

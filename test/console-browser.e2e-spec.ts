@@ -119,7 +119,7 @@ describe('console sign-in in a browser', () => {
     await page.getByLabel('Authentication code').fill(await staff.secondFactor(boss));
     await page.getByRole('button', { name: 'Confirm and continue' }).click();
     await page.getByRole('heading', { name: 'Lin Ito' }).waitFor();
-    await expect(page.getByRole('status').first().textContent()).resolves.toContain('now holds: ITDepartment, Auditor');
+    await expect(page.getByRole('status').first().textContent()).resolves.toContain('now holds: IT department and Auditor');
     expect(await page.getByRole('link', { name: 'Reset second factor…' }).count()).toBe(0); // Lin has none yet
     await page.goto(`${origin}/console/staff/${audra.id}`);
     await page.getByRole('link', { name: 'Reset second factor…' }).click();

@@ -62,7 +62,7 @@ describe('console: documentation', () => {
     expect(wrong.status).toBe(400);
     expect(wrong.text).toMatch(/id="slug"[^>]*value="Orders API"[^>]*aria-invalid="true"/);
     expect(wrong.text).toContain('id="slug-error">Slug must be lower-case letters, digits and inner hyphens.');
-    expect(wrong.text).toMatch(/id="title-error">Title must be longer than or equal to 1 characters\./);
+    expect(wrong.text).toMatch(/id="title-error">Title is required\./);
     expect(wrong.text).toContain('>Kept *as typed*</textarea');
 
     const created = await staff.post(agent, '/console/docs/new', '/console/docs/new', { slug: 'orders-api', title: 'Orders API', body: HOSTILE });

@@ -100,7 +100,7 @@ describe('console: staff and my account', () => {
       .send(formBody({ _csrf: csrfOf(asked.text), roles: ['Auditor', 'ITDepartment'], _stepup_code: await staff.secondFactor(ada) }));
     expect(done.status).toBe(303);
     expect(await rolesOf(ivan.id)).toEqual(['Auditor', 'ITDepartment']);
-    expect((await agent.get(done.headers.location!)).text).toContain('now holds: Auditor, ITDepartment');
+    expect((await agent.get(done.headers.location!)).text).toContain('now holds: Auditor and IT department');
     const [event] = await db.query(`SELECT actor_id, actor_client_id FROM audit_events WHERE action = 'user.updated' AND target_id = $1`, [ivan.id]);
     expect(event).toEqual({ actor_id: ada.id, actor_client_id: null }); // the person, as the REST use case records it
     const again = await staff.post(agent, `/console/staff/${ivan.id}`, `/console/staff/${ivan.id}/roles`, { roles: ['Auditor'] });

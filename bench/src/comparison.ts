@@ -3,6 +3,7 @@ import { type OutboxFigures, type SweepFigures, measureOutbox, measureSweep } fr
 import type { ProfileSummary } from './cpu-profile.js';
 import { type EventsOutFigures, measureEventsOut } from './events-out.js';
 import { type FederatedFigures, measureFederated, printFederated } from './federated-assertions.js';
+import { type SourceRangeFigures, measureSourceRanges, printSourceRanges } from './source-ranges.js';
 import {
   type Measurement,
   type Provisioned,
@@ -36,6 +37,8 @@ export interface ComparisonFigures {
   assertions: AssertionFigures | null;
   /** Federated assertions (an external issuer's token, its keys cached) against secrets. */
   federated: FederatedFigures | null;
+  /** 50 allowed source ranges on the client against none (DESIGN §12; target ≥ 0.97×). */
+  sourceRanges: SourceRangeFigures | null;
   sweep: SweepFigures | null;
   outbox: OutboxFigures | null;
   /** §13: admin writes with two webhook subscriptions and syslog streaming on. */
@@ -57,8 +60,8 @@ export async function phase<T>(name: string, phaseSeconds: Record<string, number
 /**
  * Gatehouse against node-oidc-provider and a minimal ceiling, ES256 and RS256, in rounds that
  * alternate between the servers; then Gatehouse's p99 at half its peak, its CPU profile (not in
- * the default run), client and federated assertions against secrets, the invitation sweep, the mail
- * outbox and events out.
+ * the default run), client and federated assertions against secrets, 50 allowed source ranges
+ * against none, the invitation sweep, the mail outbox and events out.
  */
 export async function runComparison(provisioned: Provisioned, phaseSeconds: Record<string, number>): Promise<ComparisonFigures> {
   const figures: ComparisonFigures = {
@@ -73,6 +76,7 @@ export async function runComparison(provisioned: Provisioned, phaseSeconds: Reco
     profile: null,
     assertions: null,
     federated: null,
+    sourceRanges: null,
     sweep: null,
     outbox: null,
     eventsOut: null,
@@ -107,6 +111,9 @@ export async function runComparison(provisioned: Provisioned, phaseSeconds: Reco
   });
   figures.federated = await phase('federated assertions', phaseSeconds, async () =>
     printFederated(await measureFederated(provisioned, gatehouse, 'ES256')),
+  );
+  figures.sourceRanges = await phase('source ranges', phaseSeconds, async () =>
+    printSourceRanges(await measureSourceRanges(provisioned, gatehouse, 'ES256')),
   );
   await background(provisioned, figures, phaseSeconds);
   return figures;

@@ -81,6 +81,7 @@ function comparisonPhases(h: Host, m: Mode, s: RunSettings): PlannedPhase[] {
     ...(profiles ? [{ name: 'CPU profile', seconds: gh + load + 1 }] : []),
     { name: 'client assertions', seconds: gh + 3 * load + (m === 'smoke' ? 1 : signed) },
     { name: 'federated assertions', seconds: gh + (m === 'smoke' ? 0 : 2 * s.warmupSeconds) + 2 * s.rounds * s.durationSeconds + 1 },
+    { name: 'source ranges', seconds: gh + (m === 'smoke' ? 0 : 2 * s.rounds * s.warmupSeconds) + 2 * s.rounds * s.durationSeconds + 1 },
     { name: 'invitation sweep', seconds: (sweepRows / 1e6) * h.generatePerMillion.sweepRows + 2 },
     { name: 'outbox', seconds: emails / h.outboxPerSec + 3 },
     { name: 'events out', seconds: gh + load + eventsOutWrites[m] * (2 / h.adminWritesPerSec + 2 / h.deliveriesPerSec) + 3 },

@@ -46,6 +46,7 @@ export function printSummary(c: ComparisonFigures, ratios: ReturnType<typeof com
   }
   console.log(`p99 at half of the ES256 peak (open loop): Gatehouse ${c.p99AtHalfPeakMs} ms, ceiling ${c.p99AtHalfPeakCeilingMs} ms`);
   if (c.assertions) console.log(`client assertions, PS256 ÷ secret: ${c.assertions.ratio}`);
+  if (c.sourceRanges) console.log(`${c.sourceRanges.ranges} allowed source ranges ÷ none: ${c.sourceRanges.ratio} (by CPU per token ${c.sourceRanges.ratioByCpu})`);
   console.log(`invitation sweep: ${c.sweep ? `${c.sweep.overdue} overdue of ${c.sweep.rows} in ${c.sweep.seconds} s` : 'not measured'}`);
   console.log(`outbox: ${c.outbox ? `${c.outbox.emails} emails at ${c.outbox.perSec}/s, exactly once: ${c.outbox.exactlyOnce}` : 'not measured'}`);
   const e = c.eventsOut;

@@ -64,6 +64,7 @@ export const CONSOLE_MATRIX: Record<string, ConsoleForm> = {
   'users/:id/invitations/:invitation/revoke': form('Invitations.Manage', async (f) => ((i) => ({ path: `users/${i.userId}/invitations/${i.id}/revoke` }))(await f.invitation())),
   'clients/new': form('Clients.Manage', async () => ({ path: 'clients/new', fields: { displayName: 'Partner app', contactEmail: 'ops@partner.example' } })),
   'clients/:clientId/scopes': form('Scopes.Assign', async (f) => ({ path: `clients/${await f.client()}/scopes`, fields: { scopes: [await f.scope()] } })),
+  'clients/:clientId/limits': form('Scopes.Assign', async (f) => ({ ...(await client(f, 'limits')), fields: { allowedSourceRanges: '0.0.0.0/0\n::/0', tokensPerHour: '100000' } })),
   'clients/:clientId/disable': form('Clients.Manage', (f) => client(f, 'disable')),
   'clients/:clientId/enable': form('Clients.Manage', async (f) => {
     const clientId = await f.client();
@@ -109,6 +110,12 @@ export const CONSOLE_MATRIX: Record<string, ConsoleForm> = {
   'staff/:id/invitation/revoke': form('Tenant.Manage', async (f) => ({ path: `staff/${(await f.user(['Auditor'])).id}/invitation/revoke` })),
   'staff/:id/reset-mfa': form('Tenant.Manage', async (f) => ({ path: `staff/${(await f.user(['Auditor'])).id}/reset-mfa` }), { stepUp: true }),
   // Without revoking: the previous key stays published, so the other roles' tokens keep working.
+  // The defaults, in effect from now: nothing the other forms create is refused.
+  'credential-policy': form(
+    'Tenant.Manage',
+    async () => ({ path: 'credential-policy', fields: { maxSecretLifetimeDays: '730', allowedCredentialKinds: ['secret', 'certificate', 'federated'], staleCredentialDays: '90' } }),
+    { stepUp: true },
+  ),
   'keys/rollover': form('Tenant.Manage', async () => ({ path: 'keys/rollover', fields: {} }), { stepUp: true }),
   webhooks: form('Tenant.Manage', async () => ({ path: 'webhooks', fields: { url: MATRIX_WEBHOOK_URL, events: 'client.*', description: '' } }), { stepUp: true, status: 200 }),
   'webhooks/:id/rotate-secret': form('Tenant.Manage', async (f) => ({ path: `webhooks/${await f.webhook()}/rotate-secret` }), { stepUp: true, status: 200 }),

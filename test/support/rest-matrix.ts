@@ -54,6 +54,9 @@ export const REST_MATRIX: Record<string, RestOperation> = {
   'GET /admin/v1/tenant/signing-keys': read('Tenant.Manage', async () => '/tenant/signing-keys'),
   // Without revoking: the previous key stays published, so the other roles' tokens keep working.
   'POST /admin/v1/tenant/signing-keys/rollover': { permission: 'Tenant.Manage', cases: [{ status: 201, prepare: async () => ({ path: '/tenant/signing-keys/rollover', body: {} }) }] },
+  'GET /admin/v1/credential-policy': read('Tenant.Manage', async () => '/credential-policy'),
+  // The defaults, in effect from now: nothing the other cases create is refused.
+  'PUT /admin/v1/credential-policy': { permission: 'Tenant.Manage', cases: [{ status: 200, prepare: async () => ({ path: '/credential-policy', body: { staleCredentialDays: 90 } }) }] },
   'POST /admin/v1/users': {
     permission: 'Users.Manage',
     cases: [
@@ -117,6 +120,13 @@ export const REST_MATRIX: Record<string, RestOperation> = {
   },
   'GET /admin/v1/clients': read('Clients.Read', async () => '/clients'),
   'GET /admin/v1/clients/{clientId}': read('Clients.Read', async (f) => `/clients/${await f.client()}`),
+  'PATCH /admin/v1/clients/{clientId}': {
+    permission: 'Scopes.Assign',
+    cases: [
+      { status: 200, prepare: async (f) => ({ path: `/clients/${await f.client()}`, body: { allowedSourceRanges: ['0.0.0.0/0', '::/0'], tokensPerHour: 100000 } }) },
+      { status: 200, needs: 'Tenant.Manage', prepare: async (f) => ({ path: `/clients/${await f.client((await staff(f)).id)}`, body: { tokensPerHour: 100000 } }) },
+    ],
+  },
   'POST /admin/v1/clients/{clientId}/disable': {
     permission: 'Clients.Manage',
     cases: [

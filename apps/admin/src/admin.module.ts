@@ -29,6 +29,7 @@ import { ClientHandoversController, HandoversController } from './controllers/ha
 import { InvitationsController } from './controllers/invitations.controller.js';
 import { SigningKeysController } from './controllers/signing-keys.controller.js';
 import { TenantController } from './controllers/tenant.controller.js';
+import { CredentialPolicyController } from './controllers/credential-policy.controller.js';
 import { UserCredentialsController } from './controllers/user-credentials.controller.js';
 import { UsersController } from './controllers/users.controller.js';
 import { WebhooksController } from './controllers/webhooks.controller.js';
@@ -43,6 +44,7 @@ export interface AdminModuleOptions extends Partial<CoreOptions> {
 export const ADMIN_CONTROLLERS = [
   TenantController,
   SigningKeysController,
+  CredentialPolicyController,
   UsersController,
   UserCredentialsController,
   ApisController,

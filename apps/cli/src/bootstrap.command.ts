@@ -10,10 +10,11 @@ export async function bootstrapTenant(
   tenant: string,
   rotateSecret: boolean,
   algorithm?: SigningAlgorithm,
+  displayName?: string,
 ): Promise<BootstrapResult> {
   const context = await createProvisioningContext(config);
   try {
-    return await context.get(BootstrapService).bootstrap({ tenant, rotateSecret, algorithm });
+    return await context.get(BootstrapService).bootstrap({ tenant, rotateSecret, algorithm, displayName });
   } finally {
     await context.close();
   }

@@ -9,9 +9,10 @@ export const migrateCommand: Command = {
 export const bootstrapCommand: Command = {
   summary:
     "create a tenant with its admin API, an Administrator operator and that operator's client; prints the secret once",
-  usage: '--tenant <slug> [--algorithm RS256|ES256] [--json] [--rotate-secret]',
+  usage: '--tenant <slug> [--display-name <name>] [--algorithm RS256|ES256] [--json] [--rotate-secret]',
   options: {
     tenant: { type: 'string' },
+    'display-name': { type: 'string' },
     algorithm: { type: 'string' },
     json: { type: 'boolean', default: false },
     'rotate-secret': { type: 'boolean', default: false },

@@ -18,7 +18,13 @@ export function bootstrap(input: CommandInput): Promise<number> {
     throw new UsageError(`--algorithm must be one of ${SIGNING_ALGORITHMS.join(', ')}`);
   }
   return withDatabase(input, async (config) => {
-    const result = await bootstrapTenant(config, tenant, input.values['rotate-secret'] === true, algorithm as SigningAlgorithm | undefined);
+    const result = await bootstrapTenant(
+      config,
+      tenant,
+      input.values['rotate-secret'] === true,
+      algorithm as SigningAlgorithm | undefined,
+      typeof input.values['display-name'] === 'string' ? input.values['display-name'] : undefined,
+    );
     input.out(printBootstrap(result, input.values.json === true));
     return 0;
   });

@@ -1,4 +1,4 @@
-import { AccountError, accountResetLines } from '@gatehouse/accounts';
+import { AccountError, accountResetLines, roleNames } from '@gatehouse/accounts';
 import { SYSTEM_ACTOR } from '@gatehouse/audit';
 import type { AppConfig } from '@gatehouse/config';
 import { StaffAccessService, StaffError, type StaffInvitation } from '@gatehouse/provisioning';
@@ -11,7 +11,7 @@ export function printInvitation(tenant: string, invited: StaffInvitation): strin
     ? ['The account existed already, without a role. It starts afresh, so that this link is the only way in:', ...accountResetLines(invited.accountReset).map((line) => `  - ${line}`)]
     : [];
   return [
-    `${invited.created ? 'Created' : 'Found'} ${invited.username} <${invited.email}> (${invited.roles.join(', ')}) in tenant ${tenant}.`,
+    `${invited.created ? 'Created' : 'Found'} ${invited.username} <${invited.email}> (${roleNames(invited.roles)}) in tenant ${tenant}.`,
     ...reset,
     `Console activation link (use once, before ${invited.expiresAt.toISOString()}):`,
     `  ${invited.activationUrl ?? '(mailed to the person)'}`,

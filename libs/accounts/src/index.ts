@@ -18,3 +18,4 @@ export * from './login.service.js';
 export * from './accounts.module.js';
 export * from './mfa/index.js';
 export * from './reset/index.js';
+export * from './user-sort.js';

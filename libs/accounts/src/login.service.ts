@@ -1,8 +1,9 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import argon2 from 'argon2';
 import { DataSource } from 'typeorm';
 import { type Actor, AuditService } from '@gatehouse/audit';
+import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { MetricsRegistry } from '@gatehouse/http';
 import { MailOutbox, passwordChangedEmail } from '@gatehouse/mail';
 import { type LoginCandidate, LoginRepository, lockOf } from './login.repository.js';
@@ -94,6 +95,7 @@ export class LoginService {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly logins: LoginRepository,
     private readonly audit: AuditService,
     private readonly outbox: MailOutbox,
@@ -252,6 +254,7 @@ export class LoginService {
         displayName: user.displayName,
         username: user.username,
         changedAt: new Date(),
+        resetUrl: `${this.config.publicUrl.replace(/\/+$/, '')}/password-reset`,
       });
       await this.outbox.enqueue(em, { tenantId, to: user.email, mail });
     });

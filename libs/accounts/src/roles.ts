@@ -2,6 +2,20 @@
 export type Role = 'Administrator' | 'ContactPerson' | 'ITDepartment' | 'Auditor';
 export const ROLES: Role[] = ['Administrator', 'ContactPerson', 'ITDepartment', 'Auditor'];
 
+/** A role as people name it: pages and mails never show the id ("ContactPerson"). */
+export const ROLE_NAMES: Readonly<Record<Role, string>> = {
+  Administrator: 'Administrator',
+  ContactPerson: 'Contact person',
+  ITDepartment: 'IT department',
+  Auditor: 'Auditor',
+};
+
+/** Several roles in words: "Contact person and IT department". */
+export function roleNames(roles: readonly Role[]): string {
+  const names = roles.map((role) => ROLE_NAMES[role] ?? role);
+  return names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : (names[0] ?? 'no role');
+}
+
 export type Permission =
   | 'Tenant.Manage'
   | 'Users.Read'

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isUUID } from 'class-validator';
 import { DataSource, EntityManager } from 'typeorm';
-import type { CursorPosition } from '@gatehouse/database';
+import { type CursorPosition, type TextPosition, type TextSort, textKeyset } from '@gatehouse/database';
 import type { Role } from './roles.js';
 import { User, type UserStatus } from './user.entity.js';
 
@@ -23,8 +23,15 @@ export interface UserQuery {
   /** Keyset position to continue from; `backward`: towards the start of the order. */
   after?: CursorPosition;
   backward?: boolean;
+  /** Sorted by a text column instead of creation: its order and the position to continue from. */
+  sort?: TextSort;
+  afterKey?: TextPosition;
   take: number;
 }
+
+/** The columns the list sorts by besides creation, by their names in the URL. */
+export const USER_SORT_COLUMNS = { name: 'u.display_name', username: 'u.username', email: 'u.email' } as const;
+export type UserSort = keyof typeof USER_SORT_COLUMNS;
 
 /**
  * The list's order: creation time to the millisecond (what a cursor holds), in UTC so that the
@@ -131,6 +138,12 @@ export class UserRepository {
     if (query.invitationsExpiring) {
       qb.andWhere(`EXISTS (SELECT 1 FROM invitations i WHERE i.tenant_id = u.tenant_id AND i.user_id = u.id
         AND i.status = 'pending' AND i.expires_at > now() AND i.expires_at <= now() + interval '48 hours')`);
+    }
+    if (query.sort) {
+      const column = USER_SORT_COLUMNS[query.sort.by as UserSort];
+      const keyset = textKeyset(column, 'u.id', query.sort, Boolean(query.backward), ':key', ':id');
+      if (query.afterKey) qb.andWhere(keyset.condition, query.afterKey);
+      return qb.orderBy(column, keyset.direction).addOrderBy('u.id', keyset.direction).take(query.take).getMany();
     }
     const ascending = !query.newestFirst !== !!query.backward;
     if (query.after) {

@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import argon2 from 'argon2';
 import { DataSource, EntityManager } from 'typeorm';
 import { type Actor, AuditService } from '@gatehouse/audit';
-import { type Page, type PageRequest, decodeCursor, pageSize, toPage } from '@gatehouse/database';
+import { type Page, type PageRequest, type TextSort, decodeCursor, decodeTextCursor, pageSize, toPage } from '@gatehouse/database';
 import { announceChange, uniqueViolation } from '@gatehouse/database';
 import { OrganisationService } from '@gatehouse/organisations';
 import { AccountError, AccountErrorCode } from './account.errors.js';
@@ -12,7 +12,8 @@ import { ActivationService } from './activation.service.js';
 import type { AccountReset, FirstRoleHook, LinkDelivery } from './first-role.js';
 import { ROLES, type Role } from './roles.js';
 import type { User, UserStatus } from './user.entity.js';
-import { UserRepository, type UserStatusFilter } from './user.repository.js';
+import { USER_SORT_COLUMNS, UserRepository, type UserStatusFilter } from './user.repository.js';
+import { sortedPage } from './user-sort.js';
 import { type UserView, toUserView } from './user.view.js';
 
 export type InitialPasswordMode = 'generate' | 'activation-link';
@@ -56,6 +57,8 @@ export interface UserFilter extends PageRequest {
   order?: 'oldest' | 'newest';
   /** Walk from `cursor` towards the start of the order (the console's "Newer"); items keep the order. */
   backward?: boolean;
+  /** By name, username or email instead of creation (`order` then does not apply). */
+  sort?: TextSort;
 }
 
 export type CreatedUser = UserView & { initialPassword?: string };
@@ -163,14 +166,15 @@ export class UserService {
   async list(tenantId: string, filter: UserFilter): Promise<Page<UserView>> {
     const size = pageSize(filter.limit);
     const { search, username, email, status, role, backward } = filter;
+    const sort = filter.sort && filter.sort.by in USER_SORT_COLUMNS ? filter.sort : undefined;
     const rows = await this.users.page(tenantId, {
       ...{ search: search?.trim() || undefined, username, email, status, role, backward },
       invitationsExpiring: filter.invitations === 'expiring',
       newestFirst: filter.order === 'newest',
-      after: decodeCursor(filter.cursor),
+      ...(sort ? { sort, afterKey: decodeTextCursor(sort, filter.cursor) } : { after: decodeCursor(filter.cursor) }),
       take: size + 1,
     });
-    const page = toPage(rows, size, userPosition, toUserView);
+    const page = sort ? sortedPage(rows, size, sort) : toPage(rows, size, userPosition, toUserView);
     return backward ? { ...page, items: page.items.reverse() } : page;
   }
 

@@ -30,5 +30,7 @@ describe('audit redaction', () => {
     const settings = { accessTokenVersion: 1, accessTokenLifetimeSeconds: 3600, token_endpoint: 'https://x/t' };
     expect(redactDetails(settings)).toEqual(settings);
     expect(redactDetails({ refreshToken: 'T', tokenHash: 'H' })).toEqual({ refreshToken: REDACTED, tokenHash: REDACTED });
+    const policy = { maxSecretLifetimeDays: 90, allowedCredentialKinds: ['secret'], staleCredentialDays: 90, disableStaleCredentials: true, tokensPerHour: 5 };
+    expect(redactDetails(policy)).toEqual(policy);
   });
 });

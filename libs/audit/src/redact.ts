@@ -1,8 +1,11 @@
 /** Keys whose values never reach the audit log (compared case-insensitively, without `_` or `-`). */
 const SENSITIVE = /secret|password|token|hash|authorization|credential|privatekey/i;
 
-/** Settings that only name a secret-like word (`accessTokenVersion`, `tokenEndpoint`): kept visible. */
-const SETTING = /(lifetimeseconds|version|endpoint)$/i;
+/**
+ * Settings that only name a secret-like word (`accessTokenVersion`, `tokenEndpoint`, the credential
+ * policy's `maxSecretLifetimeDays`, `allowedCredentialKinds`, a client's `tokensPerHour`): kept visible.
+ */
+const SETTING = /(lifetimeseconds|lifetimedays|version|endpoint|credentialkinds|credentialdays|stalecredentials|tokensperhour)$/i;
 
 export const REDACTED = '[redacted]';
 

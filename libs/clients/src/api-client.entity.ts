@@ -26,6 +26,7 @@ export type ClientState = 'awaiting_scopes' | 'active' | 'disabled';
 @Index('api_clients_awaiting_keyset_idx', { synchronize: false })
 @Index('api_clients_organisation_idx', ['organisationId'], { where: '"organisation_id" IS NOT NULL' })
 @Check('api_clients_state_check', `"state" IN ('awaiting_scopes', 'active', 'disabled')`)
+@Check('api_clients_tokens_per_hour_check', `"tokens_per_hour" > 0`)
 export class ApiClient {
   /** The object id: `sub` and `oid` of its tokens. Never equal to any user's id. */
   @PrimaryGeneratedColumn('uuid')
@@ -77,6 +78,14 @@ export class ApiClient {
 
   @Column({ type: 'text', default: 'awaiting_scopes' })
   state: ClientState;
+
+  /** Where its token requests may come from (IPv4/IPv6 CIDRs, canonical form); null: anywhere. */
+  @Column({ type: 'text', array: true, nullable: true })
+  allowedSourceRanges: string[] | null;
+
+  /** Tokens it may get per hour (counted by each identity replica); null: no quota. */
+  @Column({ type: 'integer', nullable: true })
+  tokensPerHour: number | null;
 
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt: Date;

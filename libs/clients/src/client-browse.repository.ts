@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { type TextSort, textKeyset } from '@gatehouse/database';
 import type { ClientState } from './api-client.entity.js';
 
 /** Where a browse continues: a client's creation time (as Postgres prints it, full precision) and id. */
@@ -21,8 +22,14 @@ export interface ClientBrowseQuery {
   /** Newest first: rows older than `older`, or (read upwards) newer than `newer`. */
   older?: BrowsePosition;
   newer?: BrowsePosition;
+  /** By name or state instead of newest first; `older`/`newer` then hold that column's value as `at`. */
+  sort?: TextSort;
   take: number;
 }
+
+/** The columns the list sorts by besides its age, by their names in the URL. */
+export const CLIENT_SORT_COLUMNS = { name: 'c.display_name', state: 'c.state' } as const;
+export type ClientSort = keyof typeof CLIENT_SORT_COLUMNS;
 
 export interface ClientBrowseRow {
   id: string;
@@ -69,18 +76,26 @@ export class ClientBrowseRepository {
     }
     const upwards = query.newer !== undefined;
     const from = query.newer ?? query.older;
-    if (from)
-      where.push(
-        `(c.created_at, c.id) ${upwards ? '>' : '<'} (${param(from.at)}::timestamptz, ${param(from.id)}::uuid)`,
-      );
-    const order = upwards ? 'ASC' : 'DESC';
+    let orderBy: string;
+    let position = 'c.created_at::text';
+    if (query.sort) {
+      const column = CLIENT_SORT_COLUMNS[query.sort.by as ClientSort];
+      const keyset = textKeyset(column, 'c.id', query.sort, upwards, from ? param(from.at) : '', from ? `${param(from.id)}::uuid` : '');
+      if (from) where.push(keyset.condition);
+      orderBy = `${column} ${keyset.direction}, c.id ${keyset.direction}`;
+      position = `${column}::text`;
+    } else {
+      if (from) where.push(`(c.created_at, c.id) ${upwards ? '>' : '<'} (${param(from.at)}::timestamptz, ${param(from.id)}::uuid)`);
+      const order = upwards ? 'ASC' : 'DESC';
+      orderBy = `c.created_at ${order}, c.id ${order}`;
+    }
     return this.dataSource.query(
       `SELECT c.id, c.client_id AS "clientId", c.display_name AS "displayName", c.state, c.contact_email AS "contactEmail",
-              c.owner_user_id AS "ownerUserId", c.created_at::text AS position,
+              c.owner_user_id AS "ownerUserId", ${position} AS position,
               (SELECT min(x.expires_at) FROM client_secrets x WHERE x.api_client_id = c.id AND x.revoked_at IS NULL) AS "soonestSecretExpiry"
          FROM api_clients c
         WHERE ${where.join(' AND ')}
-        ORDER BY c.created_at ${order}, c.id ${order}
+        ORDER BY ${orderBy}
         LIMIT ${param(query.take)}`,
       params,
     );

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { isUUID } from 'class-validator';
-import { DEFAULT_PAGE_SIZE, isPostgresTimestamp } from '@gatehouse/database';
+import { DEFAULT_PAGE_SIZE, type TextSort, decodeTextCursor, encodeTextCursor, isPostgresTimestamp } from '@gatehouse/database';
 import type { ClientState } from './api-client.entity.js';
-import { type BrowsePosition, ClientBrowseRepository, type ClientBrowseRow } from './client-browse.repository.js';
+import { type BrowsePosition, CLIENT_SORT_COLUMNS, ClientBrowseRepository, type ClientBrowseRow } from './client-browse.repository.js';
 import { ClientRepository } from './client.repository.js';
 
 export interface ClientBrowseFilter {
@@ -15,6 +15,8 @@ export interface ClientBrowseFilter {
   before?: string;
   /** Cursor from `older` of a page: the page below it. */
   after?: string;
+  /** By name or state (`-` reversed) instead of newest first. */
+  sort?: TextSort;
 }
 
 /** A row of the clients list: what answers the usual question without opening the client. */
@@ -53,6 +55,16 @@ export function decodeBrowseCursor(cursor: string | undefined): BrowsePosition |
   return undefined;
 }
 
+/** A cursor of this list in a text sort, or nothing (a mangled cursor, or one of another order, starts from the top). */
+function decodeSortedCursor(sort: TextSort, cursor: string | undefined): BrowsePosition | undefined {
+  try {
+    const position = decodeTextCursor(sort, cursor);
+    return position && { at: position.key, id: position.id };
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The clients list of the console (read permission `Clients.Read`, like `GET /clients`): newest
  * first, searched by name, contact or client id, filtered by state, API and expiring secrets,
@@ -70,8 +82,10 @@ export class ClientBrowseService {
     filter: ClientBrowseFilter,
     size = DEFAULT_PAGE_SIZE,
   ): Promise<BrowsePage<ClientSummary>> {
-    const newer = decodeBrowseCursor(filter.before);
-    const older = newer ? undefined : decodeBrowseCursor(filter.after);
+    const sort = filter.sort && filter.sort.by in CLIENT_SORT_COLUMNS ? filter.sort : undefined;
+    const decode = (cursor: string | undefined) => (sort ? decodeSortedCursor(sort, cursor) : decodeBrowseCursor(cursor));
+    const newer = decode(filter.before);
+    const older = newer ? undefined : decode(filter.after);
     const rows = await this.browser.browse(tenantId, {
       search: filter.search?.trim() || undefined,
       state: filter.state,
@@ -80,6 +94,7 @@ export class ClientBrowseService {
       expiredHandovers: filter.expiredHandovers,
       newer,
       older,
+      sort,
       take: size + 1,
     });
     const more = rows.length > size;
@@ -95,7 +110,7 @@ export class ClientBrowseService {
     const first = shown[0];
     const last = shown[shown.length - 1];
     const cursor = (row: ClientBrowseRow | undefined) =>
-      row ? encodeBrowseCursor({ at: row.position, id: row.id }) : undefined;
+      !row ? undefined : sort ? encodeTextCursor(sort, { key: row.position, id: row.id }) : encodeBrowseCursor({ at: row.position, id: row.id });
     return {
       items,
       newer: newer ? (more ? cursor(first) : undefined) : older ? cursor(first) : undefined,

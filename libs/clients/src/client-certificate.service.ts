@@ -11,6 +11,7 @@ import { ClientError, ClientErrorCode } from './client.errors.js';
 import { ClientRepository } from './client.repository.js';
 import { ClientService } from './client.service.js';
 import type { ApiClient } from './api-client.entity.js';
+import { CredentialPolicyService } from './policy/credential-policy.service.js';
 
 export interface AddCertificateInput {
   certificate: string;
@@ -56,6 +57,7 @@ export class ClientCertificateService {
     private readonly clients: ClientRepository,
     private readonly clientService: ClientService,
     private readonly audit: AuditService,
+    private readonly policy: CredentialPolicyService,
   ) {}
 
   async add(tenantId: string, actor: Actor, clientId: string, input: AddCertificateInput): Promise<CertificateView> {
@@ -63,6 +65,8 @@ export class ClientCertificateService {
     try {
       return await this.dataSource.transaction(async (tx) => {
         const client = await this.clientService.requireManageable(tenantId, actor, clientId, tx);
+        const validity = { kind: 'certificate' as const, notBefore: parsed.notBefore, notAfter: parsed.notAfter };
+        await this.policy.assertAllowed(tenantId, tx, validity, 'certificate');
         const repo = tx.getRepository(ClientCertificate);
         const row = await repo.save(
           repo.create({

@@ -12,6 +12,8 @@ export enum ClientErrorCode {
   CertificateExpired = 'certificate_expired',
   CertificateTaken = 'certificate_taken',
   CertificateNotFound = 'certificate_not_found',
+  /** allowedSourceRanges that do not parse, or a tokensPerHour out of range. */
+  InvalidLimits = 'invalid_client_limits',
 }
 
 export class ClientError extends Error {
@@ -20,6 +22,8 @@ export class ClientError extends Error {
     message: string,
     /** For `unknown_scopes`: the scope strings that name nothing. */
     readonly items: string[] = [],
+    /** The request field the error is about, when it is not `scopes`. */
+    readonly field: string | null = null,
   ) {
     super(message);
     this.name = 'ClientError';

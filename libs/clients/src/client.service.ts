@@ -14,6 +14,8 @@ import { ClientRepository } from './client.repository.js';
 import { mayChooseOwner, mayManageClientOf } from './operator-client.policy.js';
 import { type ClientView, type IssuedSecret, type SecretView, toClientView, toSecretView } from './client.view.js';
 import { ScopeResolver } from './scope-resolver.js';
+import { CredentialPolicyService, refuseOutsidePolicy } from './policy/credential-policy.service.js';
+import { MAX_SECRET_DAYS, defaultSecretDays } from './policy/credential-policy.rules.js';
 
 export interface CreateClientInput {
   displayName: string;
@@ -41,7 +43,6 @@ export interface IssueSecretInput {
 export type ClientActivatedHook = (em: EntityManager, client: ApiClient, actor: Actor) => Promise<void>;
 
 export const DEFAULT_SECRET_DAYS = 180;
-export const MAX_SECRET_DAYS = 730;
 const DAY_MS = 86_400_000;
 
 /** API clients: lifecycle, granted scopes and secrets. */
@@ -57,6 +58,7 @@ export class ClientService {
     private readonly hasher: SecretHasher,
     private readonly audit: AuditService,
     private readonly organisations: OrganisationService,
+    private readonly policy: CredentialPolicyService,
   ) {}
 
   onActivated(hook: ClientActivatedHook): void {
@@ -165,14 +167,23 @@ export class ClientService {
     });
   }
 
-  /** A new secret; its value is in this answer only (the database keeps a keyed hash). */
+  /**
+   * A new secret; its value is in this answer only (the database keeps a keyed hash). Within the
+   * tenant's credential policy: refused when it forbids secrets or a longer life than asked; left
+   * unasked, the lifetime is the default capped at the policy's maximum (handovers, bootstrap).
+   */
   async issueSecret(tenantId: string, actor: Actor, clientId: string, input: IssueSecretInput, em?: EntityManager): Promise<IssuedSecret> {
-    const days = input.expiresInDays ?? DEFAULT_SECRET_DAYS;
-    if (!Number.isInteger(days) || days < 1 || days > MAX_SECRET_DAYS) {
+    const asked = input.expiresInDays;
+    if (asked !== undefined && (!Number.isInteger(asked) || asked < 1 || asked > MAX_SECRET_DAYS)) {
       throw new ClientError(ClientErrorCode.InvalidSecretExpiry, `expiresInDays must be 1 to ${MAX_SECRET_DAYS}.`);
     }
     return this.transaction(em, async (tx) => {
       const client = await this.requireManageable(tenantId, actor, clientId, tx);
+      const policy = await this.policy.policyOf(tenantId, tx);
+      const days = asked ?? defaultSecretDays(policy, DEFAULT_SECRET_DAYS);
+      const now = new Date();
+      const expiresAt = new Date(now.getTime() + days * DAY_MS);
+      refuseOutsidePolicy({ kind: 'secret', createdAt: now, expiresAt }, policy, 'expiresInDays');
       const secretText = generateClientSecret();
       const secret = await this.clients.insertSecret(tx, {
         tenantId,
@@ -181,7 +192,7 @@ export class ClientService {
         hint: secretHint(secretText),
         displayName: input.displayName ?? '',
         secretHash: this.hasher.hash(secretText),
-        expiresAt: new Date(Date.now() + days * DAY_MS),
+        expiresAt,
       });
       const view = toSecretView(secret);
       await this.record(tx, tenantId, actor, 'client.secret.created', client, {

@@ -14,6 +14,10 @@ export interface ClientView {
   createdAt: string;
   updatedAt: string;
   scopes: string[];
+  /** Where its token requests may come from (CIDRs); null: anywhere. */
+  allowedSourceRanges: string[] | null;
+  /** Tokens per hour (per identity replica); null: no quota. */
+  tokensPerHour: number | null;
 }
 
 export interface SecretView {
@@ -46,6 +50,8 @@ export function toClientView(client: ApiClient, scopes: string[]): ClientView {
     createdAt: client.createdAt.toISOString(),
     updatedAt: client.updatedAt.toISOString(),
     scopes,
+    allowedSourceRanges: client.allowedSourceRanges ?? null,
+    tokensPerHour: client.tokensPerHour ?? null,
   };
 }
 

@@ -15,11 +15,15 @@ import { OwnedCredentialsService } from './owned-credentials.service.js';
 import { FederatedCredentialRepository } from './federated-credential.repository.js';
 import { FederatedCredentialService } from './federated-credential.service.js';
 import { ScopeResolver } from './scope-resolver.js';
+import { CredentialPolicyRepository } from './policy/credential-policy.repository.js';
+import { CredentialPolicyService } from './policy/credential-policy.service.js';
+import { PolicyBreachRepository } from './policy/policy-breach.repository.js';
+import { ClientLimitsService } from './limits/client-limits.service.js';
 import { SecretExpiryWarningService } from './secret-expiry-warning.service.js';
 
 @Module({
   imports: [AuditModule, AccountsModule, ApisModule, MailModule, OrganisationsModule],
-  providers: [AdminCallerRepository, ClientRepository, ClientBrowseRepository, ClientBrowseService, ScopeResolver, ClientService, ClientCertificateService, FederatedCredentialRepository, FederatedCredentialService, SecretExpiryWarningService, OwnedCredentialsRepository, OwnedCredentialsService],
-  exports: [AdminCallerRepository, ClientService, ClientBrowseService, ClientCertificateService, FederatedCredentialRepository, FederatedCredentialService, ClientRepository, SecretExpiryWarningService, OwnedCredentialsService],
+  providers: [PolicyBreachRepository, ClientLimitsService, CredentialPolicyRepository, CredentialPolicyService, AdminCallerRepository, ClientRepository, ClientBrowseRepository, ClientBrowseService, ScopeResolver, ClientService, ClientCertificateService, FederatedCredentialRepository, FederatedCredentialService, SecretExpiryWarningService, OwnedCredentialsRepository, OwnedCredentialsService],
+  exports: [ClientLimitsService, CredentialPolicyService, AdminCallerRepository, ClientService, ClientBrowseService, ClientCertificateService, FederatedCredentialRepository, FederatedCredentialService, ClientRepository, SecretExpiryWarningService, OwnedCredentialsService],
 })
 export class ClientsModule {}

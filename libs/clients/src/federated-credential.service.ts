@@ -12,6 +12,7 @@ import { ClientService } from './client.service.js';
 import { FederatedCredentialError, FederatedCredentialErrorCode } from './federated-credential.errors.js';
 import { FederatedCredentialRepository } from './federated-credential.repository.js';
 import { MAX_FEDERATED_CREDENTIALS, checkMatch } from './federated-credential.rules.js';
+import { CredentialPolicyService } from './policy/credential-policy.service.js';
 import {
   type FederatedCredentialView,
   federatedAuditDetails,
@@ -52,6 +53,7 @@ export class FederatedCredentialService {
     private readonly clientService: ClientService,
     private readonly credentials: FederatedCredentialRepository,
     private readonly audit: AuditService,
+    private readonly policy: CredentialPolicyService,
   ) {}
 
   async add(tenantId: string, actor: Actor, clientId: string, input: AddFederatedCredentialInput): Promise<FederatedCredentialView> {
@@ -66,6 +68,7 @@ export class FederatedCredentialService {
     try {
       return await this.dataSource.transaction(async (tx) => {
         const client = await this.clientService.requireManageable(tenantId, actor, clientId, tx);
+        await this.policy.assertAllowed(tenantId, tx, { kind: 'federated' }, null);
         if ((await this.credentials.countOfClient(tx, client.id)) >= MAX_FEDERATED_CREDENTIALS) {
           throw new FederatedCredentialError(
             FederatedCredentialErrorCode.TooMany,

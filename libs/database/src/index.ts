@@ -10,3 +10,4 @@ export * from './pagination.js';
 export * from './failure-windows.js';
 export * from './round-trip-batcher.js';
 export * from './time-values.js';
+export * from './sorting.js';

@@ -42,11 +42,17 @@ export const KNOWN_EVENTS = [
   'client.handover.revealed',
   'client.handover.revoked',
   'client.organisation.set',
+  /** IT changed where a client's token requests may come from or its tokens per hour (details: before, after). */
+  'client.limits.updated',
   'client.scopes.set',
   'client.secret.created',
   'client.secret.expiry_warned',
   'client.secret.leak_revoked',
   'client.secret.revoked',
+  /** A token request beyond the client's tokens per hour (at most one per client, address and minute per replica). */
+  'client.token.quota_exceeded',
+  /** A token request from outside the client's allowed source ranges (at most one per client, address and minute per replica). */
+  'client.token.source_refused',
   'doc_section.access_revoked',
   'doc_section.created',
   'doc_section.deleted',
@@ -61,6 +67,8 @@ export const KNOWN_EVENTS = [
   'organisation.offboarded',
   'organisation.restored',
   'organisation.updated',
+  /** The tenant's credential policy was replaced (details: before, after). */
+  'tenant.credential_policy.updated',
   'tenant.settings.updated',
   /** An emergency rollover of the tenant's signing key (details: the new and previous kid, whether it was revoked). */
   'tenant.signing_key.rolled_over',

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { type Actor, AuditService } from '@gatehouse/audit';
-import { type ApiClient, ClientError, ClientErrorCode, ClientService } from '@gatehouse/clients';
+import { type ApiClient, ClientError, ClientErrorCode, ClientService, CredentialPolicyService } from '@gatehouse/clients';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { SecretHasher, generateOpaqueSecret } from '@gatehouse/crypto';
 import { MailOutbox, handoverEmail, isSingleAddress, linkFrom } from '@gatehouse/mail';
@@ -58,12 +58,14 @@ export class HandoverService {
     private readonly outbox: MailOutbox,
     private readonly hasher: SecretHasher,
     private readonly audit: AuditService,
+    private readonly policy: CredentialPolicyService,
   ) {}
 
   /**
    * Mails the recipient a link that may create ONE secret of the client; nothing secret exists
    * yet. Only whoever may manage the client's credentials may send it (the owner rule of
-   * operator clients is ClientService's).
+   * operator clients is ClientService's), and only while the tenant's credential policy allows
+   * secrets.
    */
   create(
     tenantId: string,
@@ -82,6 +84,10 @@ export class HandoverService {
           'The client is disabled; enable it before sending credentials.',
         );
       }
+      // The reveal creates a secret (its lifetime capped at the policy's maximum): a policy that
+      // forbids secrets refuses the handover now rather than its recipient later.
+      const now = new Date();
+      await this.policy.assertAllowed(tenantId, tx, { kind: 'secret', createdAt: now, expiresAt: now }, null);
       const recipientEmail = recipientOf(input.recipientEmail, client);
       const token = generateOpaqueSecret();
       const handover = await this.handovers.insert(tx, {

@@ -1,4 +1,4 @@
-import { oneLine, page, type RenderedEmail } from './templates.js';
+import { oneLine, page, type RenderedEmail, mailTime } from './templates.js';
 
 /** Mails about API client credentials beyond secret expiry (which lives in templates.ts). */
 export interface ClientMailSubject {
@@ -36,7 +36,7 @@ export interface SecretLeakMail extends ClientMailSubject {
 export function secretLeakedEmail(input: SecretLeakMail): RenderedEmail {
   const where = input.reportedUrl ? ` It was found at ${input.reportedUrl}.` : '';
   const lines = [
-    `A client secret (starting with ${input.secretHint}) of the API client ${input.clientDisplayName} (${input.clientId}) was reported as publicly exposed and was revoked at ${input.revokedAt.toISOString()}.${where}`,
+    `A client secret (starting with ${input.secretHint}) of the API client ${input.clientDisplayName} (${input.clientId}) was reported as publicly exposed and was revoked at ${mailTime(input.revokedAt)}.${where}`,
     'Requests with that secret now fail. Issue a new secret (or use a certificate), deploy it, and remove the exposed value from where it was found.',
   ];
   return {
@@ -55,7 +55,7 @@ export interface CertificateExpiryMail extends ClientMailSubject {
 
 export function certificateExpiryEmail(input: CertificateExpiryMail): RenderedEmail {
   const lines = [
-    `The certificate "${input.displayName}" (thumbprint ${input.thumbprint}) of the API client ${input.clientDisplayName} (${input.clientId}) expires at ${input.expiresAt.toISOString()}.`,
+    `The certificate "${input.displayName}" (thumbprint ${input.thumbprint}) of the API client ${input.clientDisplayName} (${input.clientId}) expires at ${mailTime(input.expiresAt)}.`,
     'Register a new certificate, deploy its private key, then remove the old one before that time to avoid an outage.',
   ];
   return {

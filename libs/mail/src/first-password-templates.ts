@@ -1,4 +1,4 @@
-import { type InvitationMail, type RenderedEmail, page } from './templates.js';
+import { type InvitationMail, type RenderedEmail, page, mailTime } from './templates.js';
 
 export interface InvitationToChoosePasswordMail extends InvitationMail {
   username: string;
@@ -15,7 +15,7 @@ export function invitationToChoosePasswordEmail(input: InvitationToChoosePasswor
     `Hello ${input.displayName},`,
     `You have been invited to the documentation sections: ${input.sections.join(', ')}.`,
     `Your account ${input.username} has no password yet. Open the link below, choose your password, then accept the invitation.`,
-    `For your security the link can set a password until ${input.passwordUntil.toISOString()} only; the invitation itself expires at ${input.expiresAt.toISOString()}.`,
+    `For your security the link can set a password until ${mailTime(input.passwordUntil)} only; the invitation itself expires at ${mailTime(input.expiresAt)}.`,
   ];
   return {
     template: 'invitation',

@@ -1,4 +1,4 @@
-import { mailTime } from './request-templates.js';
+import { mailTime } from './templates.js';
 import { type RenderedEmail, page } from './templates.js';
 
 export interface SelfServiceResetMail {

@@ -4,9 +4,9 @@ import {
   accessRequestRejectedEmail,
   accessRequestSubmittedEmail,
   handoverEmail,
-  mailTime,
   requestedWhat,
 } from './request-templates.js';
+import { mailTime } from './templates.js';
 
 describe('access request and handover mails', () => {
   it('name the tenant in the subject and the body, in text and HTML', () => {

@@ -1,4 +1,4 @@
-import { type RenderedEmail, escapeHtml } from './templates.js';
+import { type RenderedEmail, escapeHtml, mailTime } from './templates.js';
 
 /**
  * Mails of the access-request process and of the credential handover. Each names the tenant (the
@@ -15,10 +15,6 @@ interface MailParts {
   after?: string;
 }
 
-/** `2026-12-01 14:00 UTC`: unambiguous for a reader anywhere. */
-export function mailTime(date: Date): string {
-  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-}
 
 function subjectOf(tenantName: string, text: string): string {
   return `${tenantName}: ${text}`.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ').slice(0, 200);

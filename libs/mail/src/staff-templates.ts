@@ -1,8 +1,9 @@
-import { type RenderedEmail, escapeHtml } from './templates.js';
+import { type RenderedEmail, escapeHtml, mailTime } from './templates.js';
 
 export interface StaffInvitationMail {
   displayName: string;
   username: string;
+  /** The person's roles in words ("Contact person and IT department"). */
   role: string;
   organisation: string;
   link: string;
@@ -13,8 +14,8 @@ export interface StaffInvitationMail {
 export function staffInvitationEmail(input: StaffInvitationMail): RenderedEmail {
   const lines = [
     `Hello ${input.displayName},`,
-    `You have been given the ${input.role} role in the Gatehouse console of ${input.organisation}. Your username is ${input.username}.`,
-    `Open the link below to choose a password and set up an authenticator app (any TOTP app, such as the one on your phone). The link can be used once and expires at ${input.expiresAt.toISOString()}.`,
+    `You have been given access to the Gatehouse console of ${input.organisation} as ${input.role}. Your username is ${input.username}.`,
+    `Open the link below to choose a password and set up an authenticator app (any TOTP app, such as the one on your phone). The link can be used once and expires at ${mailTime(input.expiresAt)}.`,
   ];
   const html = `<!doctype html>\n<html><head><meta charset="utf-8"><title>Your console access</title></head>\n<body>\n${lines
     .map((line) => `<p>${escapeHtml(line)}</p>`)

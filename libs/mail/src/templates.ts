@@ -39,6 +39,11 @@ export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
 }
 
+/** `2026-12-01 14:00 UTC`: the one way pages and mails write a time, unambiguous for a reader anywhere. */
+export function mailTime(date: Date): string {
+  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
 /** Subjects are one line whatever the data says. */
 export function oneLine(value: string): string {
   return value.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ').slice(0, 200);
@@ -66,7 +71,7 @@ export function invitationEmail(input: InvitationMail): RenderedEmail {
   const lines = [
     `Hello ${input.displayName},`,
     `You have been invited to the documentation sections: ${input.sections.join(', ')}.`,
-    `Open the link below, log in and accept the invitation. It expires at ${input.expiresAt.toISOString()}.`,
+    `Open the link below, log in and accept the invitation. It expires at ${mailTime(input.expiresAt)}.`,
   ];
   return {
     template: 'invitation',
@@ -87,7 +92,7 @@ export function activationEmail(input: AccountLinkMail): RenderedEmail {
   const lines = [
     `Hello ${input.displayName},`,
     `An account with the username ${input.username} has been set up for you.`,
-    `Choose your password with the link below. It can be used once and expires at ${input.expiresAt.toISOString()}.`,
+    `Choose your password with the link below. It can be used once and expires at ${mailTime(input.expiresAt)}.`,
   ];
   return {
     template: 'activation',
@@ -101,7 +106,7 @@ export function passwordResetEmail(input: AccountLinkMail): RenderedEmail {
   const lines = [
     `Hello ${input.displayName},`,
     `The password of your account ${input.username} has been reset by an administrator; the old one no longer works.`,
-    `Choose a new password with the link below. It can be used once and expires at ${input.expiresAt.toISOString()}.`,
+    `Choose a new password with the link below. It can be used once and expires at ${mailTime(input.expiresAt)}.`,
   ];
   return {
     template: 'password-reset',
@@ -115,20 +120,22 @@ export interface PasswordChangedMail {
   displayName: string;
   username: string;
   changedAt: Date;
+  /** The "Forgot your password?" page, where the owner chooses a new one themselves. */
+  resetUrl: string;
 }
 
 /** Tells the owner of an account that its password changed, so an unexpected change is noticed. */
 export function passwordChangedEmail(input: PasswordChangedMail): RenderedEmail {
   const lines = [
     `Hello ${input.displayName},`,
-    `The password of your account ${input.username} was changed at ${input.changedAt.toISOString()}, and your other sessions were ended.`,
-    'If you did not change it, ask your contact person to reset your password at once.',
+    `The password of your account ${input.username} was changed at ${mailTime(input.changedAt)}, and your other sessions were ended.`,
+    'If you did not change it, someone else may know your password: choose a new one at once with the link below ("Forgot your password?"). It ends every session of your account.',
   ];
   return {
     template: 'password-changed',
     subject: 'Your password was changed',
-    text: `${lines.join('\n\n')}\n`,
-    html: page('Your password was changed', lines),
+    text: `${lines.join('\n\n')}\n\n${input.resetUrl}\n`,
+    html: page('Your password was changed', lines, { href: input.resetUrl, label: 'Choose a new password' }),
   };
 }
 
@@ -142,7 +149,7 @@ export interface SecretExpiryMail {
 
 export function secretExpiryEmail(input: SecretExpiryMail): RenderedEmail {
   const lines = [
-    `The client secret "${input.secretDisplayName}" (starting with ${input.secretHint}) of the API client ${input.clientDisplayName} (${input.clientId}) expires at ${input.expiresAt.toISOString()}.`,
+    `The client secret "${input.secretDisplayName}" (starting with ${input.secretHint}) of the API client ${input.clientDisplayName} (${input.clientId}) expires at ${mailTime(input.expiresAt)}.`,
     'Issue a new secret, deploy it, then revoke the old one before that time to avoid an outage.',
   ];
   return {

@@ -19,6 +19,8 @@ export interface BootstrapInput {
   rotateSecret: boolean;
   /** The new tenant's signing algorithm (RS256 when left out); an existing tenant must already have it. */
   algorithm?: SigningAlgorithm;
+  /** What pages and mails call a new tenant (its slug in words when left out: "acme-logistics" → "Acme logistics"). */
+  displayName?: string;
 }
 
 /** What an operator needs to get an admin token. `clientSecret` is present only when minted now. */
@@ -62,7 +64,7 @@ export class BootstrapService {
       if (existing && input.algorithm && existing.signingAlgorithm !== input.algorithm) throw algorithmDiffers(existing);
       const tenant =
         existing ??
-        (await this.tenants.create(em, { slug: input.tenant, displayName: input.tenant, signingAlgorithm: input.algorithm }));
+        (await this.tenants.create(em, { slug: input.tenant, displayName: input.displayName?.trim() || slugInWords(input.tenant), signingAlgorithm: input.algorithm }));
       await this.ensureAdminApi(em, tenant);
       const client = await this.ensureOperatorClient(em, tenant.id);
       const clientId = client.clientId;
@@ -118,4 +120,10 @@ function algorithmDiffers(tenant: Tenant): TenantError {
     TenantErrorCode.InvalidAlgorithm,
     `Tenant ${tenant.slug} exists and signs with ${tenant.signingAlgorithm}. Change its algorithm with PATCH /admin/v1/tenant: the new key is published at once and signs a day later.`,
   );
+}
+
+/** A slug read as words, for a tenant created without a display name. */
+function slugInWords(slug: string): string {
+  const words = slug.replace(/[-_.]+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ActivationService } from '@gatehouse/accounts';
 import { type Actor, AuditService, SYSTEM_ACTOR } from '@gatehouse/audit';
-import { type ApiClient, ClientService } from '@gatehouse/clients';
+import { type ApiClient, ClientService, CredentialPolicyService, newCredentialBreach } from '@gatehouse/clients';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { type HandoverContact, HandoverService } from '@gatehouse/handovers';
 import { MailOutbox, handoverSentEmail } from '@gatehouse/mail';
@@ -44,6 +44,7 @@ export class CredentialDeliveryService implements OnModuleInit {
     private readonly tenants: TenantService,
     private readonly outbox: MailOutbox,
     private readonly audit: AuditService,
+    private readonly policy: CredentialPolicyService,
   ) {}
 
   onModuleInit(): void {
@@ -56,9 +57,13 @@ export class CredentialDeliveryService implements OnModuleInit {
   /**
    * The client of approved requests is active (IT assigned its scopes): each such request whose
    * credentials have not gone out yet gets its handover to the technical contact, and the
-   * requester is told.
+   * requester is told. Not while the tenant's credential policy forbids secrets: the scopes are
+   * assigned all the same, and the contact person adds a credential the policy allows.
    */
   async sendFirstHandover(em: EntityManager, client: ApiClient, cause?: Actor): Promise<void> {
+    const now = new Date();
+    const policy = await this.policy.policyOf(client.tenantId, em);
+    if (newCredentialBreach({ kind: 'secret', createdAt: now, expiresAt: now }, policy, now)) return;
     // The system sends it, in the same HTTP request as the change that caused it (same request id).
     const actor: Actor = cause?.requestId ? { ...SYSTEM_ACTOR, requestId: cause.requestId } : SYSTEM_ACTOR;
     for (const request of await this.state.awaitingCredentials(em, client.tenantId, client.id)) {

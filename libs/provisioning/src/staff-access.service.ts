@@ -16,7 +16,9 @@ import {
 import { type Actor, AuditService, SYSTEM_ACTOR } from '@gatehouse/audit';
 import { SessionService } from '@gatehouse/sessions';
 import { type Tenant, TenantService } from '@gatehouse/tenants';
-import { ProvisioningRepository } from './provisioning.repository.js';
+import { ProvisioningRepository, type StaffListOptions } from './provisioning.repository.js';
+
+export type { StaffListOptions } from './provisioning.repository.js';
 import { StaffError, StaffErrorCode } from './staff.errors.js';
 import { StaffLinks } from './staff-links.js';
 
@@ -150,9 +152,10 @@ export class StaffAccessService {
   }
 
   /** The tenant's staff with their second-factor state (Administrators only, like every staff change). */
-  async list(tenantId: string, actor: Actor): Promise<StaffMemberView[]> {
+  async list(tenantId: string, actor: Actor, options: StaffListOptions = {}): Promise<StaffMemberView[]> {
     this.requireAdministrator(actor);
-    const staff = await this.repository.findStaff(this.dataSource.manager, tenantId, STAFF_LIST_LIMIT);
+    const search = options.search?.trim() || undefined;
+    const staff = await this.repository.findStaff(this.dataSource.manager, tenantId, STAFF_LIST_LIMIT, { ...options, search });
     return this.withFactors(tenantId, staff);
   }
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { ConsoleActivationService, type LinkDelivery, type User } from '@gatehouse/accounts';
+import { ConsoleActivationService, type LinkDelivery, type User, roleNames } from '@gatehouse/accounts';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { MailOutbox, staffInvitationEmail } from '@gatehouse/mail';
 import { type Tenant, TenantService } from '@gatehouse/tenants';
@@ -39,7 +39,7 @@ export class StaffLinks {
       const mail = staffInvitationEmail({
         displayName: user.displayName,
         username: user.username,
-        role: user.roles.join(', '),
+        role: roleNames(user.roles),
         organisation: tenant.displayName,
         link: url,
         expiresAt,

@@ -2,12 +2,21 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isUUID } from 'class-validator';
 import { DataSource, EntityManager } from 'typeorm';
-import { type CursorPosition, type FailureCount, FailureWindows } from '@gatehouse/database';
+import { type CursorPosition, type FailureCount, FailureWindows, type TextPosition, type TextSort, textKeyset } from '@gatehouse/database';
 import { AccessRequest, type AccessRequestStatus } from './access-request.entity.js';
+
+/** The columns the list sorts by besides its age, by their names in the URL. */
+export const REQUEST_SORT_COLUMNS = { requester: 'r.requester_name', organisation: 'r.organisation' } as const;
+export type RequestSort = keyof typeof REQUEST_SORT_COLUMNS;
 
 export interface AccessRequestQuery {
   status?: AccessRequestStatus;
+  /** Part of the requester's name or address, the organisation or the system's name (any case). */
+  search?: string;
   after?: CursorPosition;
+  /** Sorted by a text column instead of age: its order and the position to continue from. */
+  sort?: TextSort;
+  afterKey?: TextPosition;
   /** From `after` towards the oldest (the console's "Older"), nearest first. */
   backward?: boolean;
   take: number;
@@ -38,6 +47,10 @@ export class AccessRequestRepository {
     const repository = this.manager(em).getRepository(AccessRequest);
     if (lock) return repository.findOne({ where: { tenantId, id }, lock: { mode: 'pessimistic_write' } });
     return repository.findOne({ where: { tenantId, id }, relations: { apiClient: true } });
+  }
+
+  findByClient(tenantId: string, apiClientId: string): Promise<AccessRequest | null> {
+    return this.manager().getRepository(AccessRequest).findOne({ where: { tenantId, apiClientId }, relations: { apiClient: true } });
   }
 
   findByConfirmToken(tenantId: string, tokenHash: Buffer, em?: EntityManager): Promise<AccessRequest | null> {
@@ -85,6 +98,19 @@ export class AccessRequestRepository {
     else if (query.status === 'expired')
       qb.andWhere(`(r.status = 'expired' OR (r.status = 'unverified' AND r.confirm_expires_at <= now()))`);
     else if (query.status) qb.andWhere('r.status = :status', { status: query.status });
+    if (query.search) {
+      const like = `%${query.search.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+      qb.andWhere(
+        '(r.requester_name ILIKE :like OR r.requester_email ILIKE :like OR r.organisation ILIKE :like OR r.system_name ILIKE :like)',
+        { like },
+      );
+    }
+    if (query.sort) {
+      const column = REQUEST_SORT_COLUMNS[query.sort.by as RequestSort];
+      const keyset = textKeyset(column, 'r.id', query.sort, Boolean(query.backward), ':key', ':id');
+      if (query.afterKey) qb.andWhere(keyset.condition, query.afterKey);
+      return qb.orderBy(column, keyset.direction).addOrderBy('r.id', keyset.direction).limit(query.take).getMany();
+    }
     if (query.after) {
       qb.andWhere(`(date_trunc('milliseconds', r.created_at), r.id) ${query.backward ? '<' : '>'} (:at, :id)`, query.after);
     }

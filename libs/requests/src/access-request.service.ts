@@ -4,14 +4,14 @@ import { DataSource, EntityManager } from 'typeorm';
 import { type Actor, AuditService, SYSTEM_ACTOR } from '@gatehouse/audit';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { SecretHasher, generateOpaqueSecret } from '@gatehouse/crypto';
-import { type Page, type PageRequest, decodeCursor, pageSize, toPage } from '@gatehouse/database';
+import { type Page, type PageRequest, type TextSort, decodeCursor, decodeTextCursor, encodeTextCursor, pageSize, toPage } from '@gatehouse/database';
 import { MailOutbox, accessRequestConfirmEmail, linkFrom } from '@gatehouse/mail';
 import { TenantService } from '@gatehouse/tenants';
 import type { AccessRequest, AccessRequestStatus } from './access-request.entity.js';
 import { AccessRequestError, AccessRequestErrorCode, invalidRequest } from './access-request.errors.js';
 import { AccessRequestNotifier, whatOf } from './access-request.notifier.js';
 import { recordRequestEvent } from './access-request.audit.js';
-import { AccessRequestRepository } from './access-request.repository.js';
+import { AccessRequestRepository, REQUEST_SORT_COLUMNS, type RequestSort } from './access-request.repository.js';
 import { type AccessRequestInput, checkAccessRequest, normalizeAccessRequest } from './access-request.rules.js';
 import { type AccessRequestView, effectiveRequestStatus, toAccessRequestView } from './access-request.view.js';
 
@@ -148,17 +148,27 @@ export class AccessRequestService {
    */
   async list(
     tenantId: string,
-    filter: PageRequest & { status?: AccessRequestStatus; backward?: boolean },
+    filter: PageRequest & { status?: AccessRequestStatus; backward?: boolean; search?: string; sort?: TextSort },
   ): Promise<Page<AccessRequestView>> {
     const size = pageSize(filter.limit);
+    const sort = filter.sort && filter.sort.by in REQUEST_SORT_COLUMNS ? filter.sort : undefined;
     const rows = await this.requests.page(tenantId, {
       status: filter.status,
-      after: decodeCursor(filter.cursor),
+      search: filter.search?.trim() || undefined,
+      ...(sort ? { sort, afterKey: decodeTextCursor(sort, filter.cursor) } : { after: decodeCursor(filter.cursor) }),
       backward: filter.backward,
       take: size + 1,
     });
-    const page = toPage(rows, size, (r) => ({ at: r.createdAt, id: r.id }), toAccessRequestView);
+    const page = sort
+      ? textPage(rows, size, sort)
+      : toPage(rows, size, (r) => ({ at: r.createdAt, id: r.id }), toAccessRequestView);
     return filter.backward ? { ...page, items: page.items.reverse() } : page;
+  }
+
+  /** The access request whose approval created the API client (by its object id), if one did. */
+  async findByClient(tenantId: string, apiClientId: string): Promise<AccessRequestView | null> {
+    const request = await this.requests.findByClient(tenantId, apiClientId);
+    return request ? toAccessRequestView(request) : null;
   }
 
   async get(tenantId: string, id: string): Promise<AccessRequestView> {
@@ -264,4 +274,15 @@ function typedFields(request: AccessRequest): Array<[string, string]> {
     ['What the system must do', request.apiPurpose],
   ];
   return fields.filter((field): field is [string, string] => Boolean(field[1]));
+}
+
+/** Given `size + 1` rows in a text sort, the page and the cursor of its last row when more follow. */
+function textPage(rows: AccessRequest[], size: number, sort: TextSort): Page<AccessRequestView> {
+  const key = (r: AccessRequest) => (sort.by as RequestSort) === 'organisation' ? r.organisation : r.requesterName;
+  const items = rows.slice(0, size);
+  const last = items[items.length - 1];
+  return {
+    items: items.map(toAccessRequestView),
+    nextCursor: rows.length > size && last ? encodeTextCursor(sort, { key: key(last), id: last.id }) : null,
+  };
 }

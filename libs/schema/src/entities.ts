@@ -14,7 +14,7 @@ import { DocSection, DocSectionGrant } from '@gatehouse/docs';
 import { Invitation, InvitationSweepPosition, SupersededInvitationLink } from '@gatehouse/invitations';
 import { Email } from '@gatehouse/mail';
 import { Api, ApiScope } from '@gatehouse/apis';
-import { ApiClient, ClientCertificate, ClientScopeGrant, ClientSecret, FederatedCredential } from '@gatehouse/clients';
+import { ApiClient, ClientCertificate, ClientScopeGrant, ClientSecret, CredentialPolicyRow, FederatedCredential } from '@gatehouse/clients';
 import { ClientAuthThrottle, SigningKey, SourceThrottle, UsedClientAssertion } from '@gatehouse/tokens';
 import { AuditEvent } from '@gatehouse/audit';
 import { Session } from '@gatehouse/sessions';
@@ -34,6 +34,7 @@ export const ENTITIES = [
   ClientSecret,
   ClientCertificate,
   FederatedCredential,
+  CredentialPolicyRow,
   ClientScopeGrant,
   SigningKey,
   ClientAuthThrottle,

@@ -10,6 +10,8 @@ export const MIN_TOKEN_LIFETIME_SECONDS = 300;
 export const MAX_TOKEN_LIFETIME_SECONDS = 86_400;
 
 export interface TenantSettingsInput {
+  /** The name pages and mails call the tenant by (its slug only ever appears in paths). */
+  displayName?: string;
   signingAlgorithm?: SigningAlgorithm;
   accessTokenLifetimeSeconds?: number;
   extAccessTokenLifetimeSeconds?: number;
@@ -92,9 +94,10 @@ export class TenantService {
   async updateSettings(em: EntityManager, tenantId: string, input: TenantSettingsInput): Promise<Tenant> {
     const current = await this.tenants.lockById(em, tenantId);
     if (!current) throw new TenantError(TenantErrorCode.NotFound, 'tenant not found');
-    const next: Tenant = { ...current, ...definedOnly(input) };
+    const next: Tenant = { ...current, ...definedOnly({ ...input, displayName: input.displayName?.trim() || undefined }) };
     validateSettings(next);
     await this.tenants.updateSettings(em, tenantId, {
+      displayName: next.displayName,
       signingAlgorithm: next.signingAlgorithm,
       accessTokenLifetimeSeconds: next.accessTokenLifetimeSeconds,
       extAccessTokenLifetimeSeconds: next.extAccessTokenLifetimeSeconds,

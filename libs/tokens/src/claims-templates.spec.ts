@@ -17,7 +17,7 @@ const api: ApiRow = {
 
 function snapshot(id: string, clientId: string): ClientSnapshot {
   const client = { id, clientId, state: 'active' as const, ownerUserId: null, ownerStatus: null, ownerRoles: [] };
-  return { client, secrets: [], certificates: [], grants: new Map() };
+  return { client, secrets: [], certificates: [], grants: new Map(), limits: null };
 }
 
 /** The claims as the grant writes them, and how often it was asked. */

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import type { Role, UserStatus } from '@gatehouse/accounts';
 import type { ClientState } from '@gatehouse/clients';
 import { type FailureCount, FailureWindows, RoundTripBatcher, poolOf } from '@gatehouse/database';
+import { type ClientLimits, clientLimitsOf } from './limits/client-limits.js';
 
 export interface ClientRow {
   id: string;
@@ -49,6 +50,8 @@ export interface ClientSnapshot {
    * owner's roles). Read only: a `.default` token carries the list itself.
    */
   grants: Map<string, readonly string[]>;
+  /** Its network restriction and token quota, parsed once here; null (most clients): none. */
+  limits: ClientLimits | null;
 }
 
 export interface ApiRow {
@@ -83,6 +86,8 @@ interface SnapshotRecord {
     Omit<CertificateRow, 'key' | 'notBefore' | 'notAfter'> & { der: string; notBefore: string; notAfter: string }
   >;
   grants: Array<{ apiId: string; value: string }>;
+  allowed_source_ranges: string[] | null;
+  tokens_per_hour: number | null;
 }
 
 /**
@@ -96,6 +101,7 @@ interface SnapshotRecord {
  */
 export const CLIENT_SNAPSHOTS_SQL = `
 SELECT c.tenant_id, c.id, c.client_id, c.state, c.owner_user_id, u.status AS owner_status, u.roles AS owner_roles,
+       c.allowed_source_ranges, c.tokens_per_hour,
        COALESCE((SELECT json_agg(json_build_object('keyId', k.key_id, 'thumbprint', k.thumbprint, 'x5t', k.x5t,
                         'x5tS256', k.x5t_s256, 'notBefore', k.not_before, 'notAfter', k.not_after,
                         'der', encode(k.certificate_der, 'base64')))
@@ -246,6 +252,7 @@ function snapshotOf(row: SnapshotRecord): ClientSnapshot {
             key: new X509Certificate(Buffer.from(der, 'base64')).publicKey,
           })),
     grants: grantsOf(row.grants),
+    limits: clientLimitsOf(row.allowed_source_ranges, row.tokens_per_hour),
   };
 }
 

@@ -9,6 +9,7 @@ import { ClaimsTemplates } from './claims-templates.js';
 import type { ApiRow, ClientSnapshot } from './client-credentials.repository.js';
 import { CredentialDirectory } from './credential-directory.js';
 import { FederatedAssertionAuthenticator } from './federation/federated-assertion-authenticator.js';
+import { ClientLimitsGate } from './limits/client-limits-gate.js';
 import { DEFAULT_SCOPE, type ScopeRequest, assertMayRequest, grantedScopes, parseScopeParameter } from './scope-request.js';
 import { issuerOf, v1IssuerOf } from './issuers.js';
 import { type Signer, SigningKeyService } from './signing-key.service.js';
@@ -33,6 +34,7 @@ export class ClientCredentialsService {
     private readonly assertions: ClientAssertionAuthenticator,
     private readonly federated: FederatedAssertionAuthenticator,
     private readonly signingKeys: SigningKeyService,
+    private readonly limits: ClientLimitsGate,
   ) {}
 
   /** The tenant named by id or slug, or an `unknown_tenant` error. */
@@ -60,7 +62,8 @@ export class ClientCredentialsService {
    * One pass over the request with what is at hand. A missing piece (a cache miss, or any piece
    * while the change listener is down) is loaded and the pass starts again with it, so the checks
    * run in one order however the data came: tenant, grant type, parameters, scope syntax, client
-   * authentication (a secret, or a certificate's assertion), API, scope grants, signing key.
+   * authentication (a secret, or a certificate's assertion), the client's source ranges and
+   * quota, API, scope grants, signing key.
    */
   private attempt(input: TokenRequestInput, loaded: Loaded): TokenResponse | Promise<TokenResponse> {
     const tenant = loaded.tenant ?? this.directory.cachedTenant(input.tenant);
@@ -94,13 +97,22 @@ export class ClientCredentialsService {
           assertion.kind === 'federated'
             ? this.federated.authenticate({ ...asserted, assertion }, snapshot)
             : this.assertions.authenticate({ ...asserted, assertion }, snapshot);
-        return authenticated.then((found) => this.again(input, loaded, { tenant, client: found, assertion, method: '2' }));
+        return authenticated.then(
+          (found) =>
+            (found.limits === null ? null : this.limits.check(tenant.id, found, input.origin)) ??
+            this.again(input, loaded, { tenant, client: found, assertion, method: '2' }),
+        );
       }
       const authenticated = this.authenticator.authenticate(
         { tenantId: tenant.id, clientId, clientSecret, basic: input.basic, origin: input.origin },
         snapshot,
       );
       if (authenticated instanceof Promise) return authenticated;
+      // Network restriction and quota: one property read for a client without either.
+      if (authenticated.limits !== null) {
+        const refused = this.limits.check(tenant.id, authenticated, input.origin);
+        if (refused !== null) return refused;
+      }
       client = authenticated;
     }
     const api = loaded.api !== undefined ? loaded.api : this.directory.cachedApi(tenant.id, request.resource);

@@ -29,3 +29,6 @@ export * from './federation/issuer-keys.js';
 export * from './federation/federated-credential-directory.js';
 export * from './federation/federated-assertion-authenticator.js';
 export * from './federation/token-exchange-resource.js';
+export * from './limits/source-range-matcher.js';
+export * from './limits/client-limits-gate.js';
+export * from './limits/client-limits.js';

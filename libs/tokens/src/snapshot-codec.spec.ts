@@ -24,6 +24,7 @@ function snapshot(overrides: Partial<ClientSnapshot['client']> = {}, secrets = 1
     })),
     certificates: [],
     grants,
+    limits: null,
   };
 }
 

@@ -40,15 +40,15 @@ class SharedValues<T> {
  * secrets' hashes and ends, and two indexes into values shared by many clients (the profile, the
  * grant map). A cached client is then two strings for the collector (its key and this) instead of
  * about ten objects. Unpacked, it has the shape the repository's snapshots have (one hidden class for
- * the hot path's reads). A snapshot with certificates (its public keys are objects anyway), or with
- * anything that does not fit, is kept as it is.
+ * the hot path's reads). A snapshot with certificates (its public keys are objects anyway), with
+ * limits (its parsed ranges are shared objects), or with anything that does not fit, is kept as it is.
  */
 export class SnapshotCodec implements CacheCodec<ClientSnapshot | null> {
   private readonly profiles = new SharedValues<Profile>();
   private readonly grants = new SharedValues<Map<string, readonly string[]>>();
 
   pack(snapshot: ClientSnapshot | null): unknown {
-    if (!snapshot || snapshot.certificates.length > 0) return snapshot;
+    if (!snapshot || snapshot.certificates.length > 0 || snapshot.limits !== null) return snapshot;
     const { client } = snapshot;
     const profile = { state: client.state, ownerStatus: client.ownerStatus, ownerRoles: client.ownerRoles };
     const profileIndex = this.profiles.indexOf(
@@ -79,6 +79,7 @@ export class SnapshotCodec implements CacheCodec<ClientSnapshot | null> {
       secrets,
       certificates: NONE,
       grants,
+      limits: null,
     };
   }
 }

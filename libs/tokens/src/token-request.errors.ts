@@ -42,6 +42,10 @@ export enum TokenRequestErrorCode {
   FederatedKeyNotFound = 'federated_key_not_found',
   /** The issuer's discovery document or keys could not be read (AADSTS50166). */
   FederatedIssuerUnavailable = 'federated_issuer_unavailable',
+  /** The request comes from outside the client's allowed source ranges (Conditional Access, AADSTS53003). */
+  SourceNotAllowed = 'source_not_allowed',
+  /** The client has had its tokens per hour (429 with Retry-After). */
+  QuotaExceeded = 'quota_exceeded',
 }
 
 export interface TokenRequestErrorDetails {

@@ -77,6 +77,7 @@ export class TokenWarmUp {
         secrets: [{ hash: this.hasher.hash(secret).toString('latin1'), expiresAtMs: Date.now() + 3_600_000 }],
         certificates: [],
         grants: new Map([[api.id, [SCOPE]]]),
+        limits: null,
       };
       const body = new URLSearchParams({
         grant_type: 'client_credentials',

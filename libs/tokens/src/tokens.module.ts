@@ -14,6 +14,7 @@ import { CredentialDirectory } from './credential-directory.js';
 import { FederatedAssertionAuthenticator } from './federation/federated-assertion-authenticator.js';
 import { FederatedCredentialDirectory } from './federation/federated-credential-directory.js';
 import { IssuerKeys } from './federation/issuer-keys.js';
+import { ClientLimitsGate } from './limits/client-limits-gate.js';
 import { SecretLeakService } from './secret-leak.service.js';
 import { SigningKeyRepository } from './signing-key.repository.js';
 import { SigningKeyService } from './signing-key.service.js';
@@ -48,6 +49,7 @@ import { TokenWarmUp } from './token-warm-up.js';
       inject: [APP_CONFIG],
     },
     FederatedAssertionAuthenticator,
+    ClientLimitsGate,
     ClientCredentialsService,
     SecretLeakService,
     TokenWarmUp,

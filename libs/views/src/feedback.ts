@@ -78,6 +78,15 @@ export function timeTag(at: Date, now: Date = new Date()): SafeHtml {
   return html`<time datetime="${at.toISOString()}">${when(at, now)}</time>`;
 }
 
+/**
+ * A deadline in the right tense: "link expires in 3 days (…)", and once past "link expired 1 minute
+ * ago (…)" — never "expires 1 minute ago". Without words, a past deadline reads "expired …".
+ */
+export function expiryTag(at: Date, words: { future: string; past: string } = { future: '', past: 'expired' }, now: Date = new Date()): SafeHtml {
+  const verb = at.getTime() > now.getTime() ? words.future : words.past;
+  return verb ? html`${verb} ${timeTag(at, now)}` : timeTag(at, now);
+}
+
 /** Locks shorter than this are the short pauses between early failures, not worth naming. */
 const NOTEWORTHY_LOCK_MS = 10_000;
 

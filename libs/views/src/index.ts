@@ -9,3 +9,4 @@ export * from './qr.js';
 export * from './script.js';
 export * from './snippets.js';
 export * from './csv.js';
+export * from './validation-words.js';

@@ -5,6 +5,15 @@ export interface Column<T> {
   header: string;
   cell: (row: T) => SafeHtml | string | number;
   numeric?: boolean;
+  /** The name of the sort by this column (`?sort=name`, `?sort=-name` reversed), when it sorts. */
+  sort?: string;
+}
+
+/** How a list is sorted now, and the URL of the list sorted another way (its filters kept, from its first page). */
+export interface TableSorting {
+  /** `name`, `-name`, or `''` for the list's default order. */
+  current: string;
+  url: (sort: string) => string;
 }
 
 export interface TableInput<T> {
@@ -15,6 +24,24 @@ export interface TableInput<T> {
   rows: readonly T[];
   /** What an empty list says: what to do next ("No clients yet. Create one…"). */
   empty: SafeHtml | string;
+  /** Sortable columns link their header to the list sorted by them. */
+  sorting?: TableSorting;
+}
+
+/**
+ * A column header that sorts: a link to the list sorted by it (again: reversed), and `aria-sort`
+ * on the column the list is sorted by now.
+ */
+function header<T>(column: Column<T>, sorting: TableSorting | undefined): SafeHtml {
+  const cls = column.numeric ? 'numeric' : '';
+  if (!sorting || !column.sort) return html`<th scope="col" class="${cls}">${column.header}</th>`;
+  const current = sorting.current === column.sort ? 'ascending' : sorting.current === `-${column.sort}` ? 'descending' : null;
+  const next = current === 'ascending' ? `-${column.sort}` : column.sort;
+  const arrow = current === 'ascending' ? '▲' : current === 'descending' ? '▼' : '';
+  const hint = current === 'ascending' ? 'sorted A to Z; sort Z to A' : current === 'descending' ? 'sorted Z to A; sort A to Z' : 'sort by this column';
+  return html`<th scope="col" class="${cls} sortable" aria-sort="${current ?? 'none'}">
+    <a href="${sorting.url(next)}">${column.header}<span class="visually-hidden"> (${hint})</span>${arrow ? html` <span aria-hidden="true">${arrow}</span>` : ''}</a>
+  </th>`;
 }
 
 /** A table; on narrow screens each row becomes a card whose cells name their column. */
@@ -24,7 +51,7 @@ export function table<T>(input: TableInput<T>): SafeHtml {
     <caption class="${input.showCaption ? '' : 'visually-hidden'}">${input.caption}</caption>
     <thead>
       <tr>
-        ${input.columns.map((c) => html`<th scope="col" class="${c.numeric ? 'numeric' : ''}">${c.header}</th>`)}
+        ${input.columns.map((c) => header(c, input.sorting))}
       </tr>
     </thead>
     <tbody>
@@ -86,8 +113,10 @@ export type FilterField =
   | ({ kind: 'select'; options: Option[]; value?: string } & FieldBase);
 
 /** A GET form of list filters: submitting it puts them in the URL. */
-export function filterForm(input: { action: string; fields: FilterField[]; submit?: string }): SafeHtml {
+export function filterForm(input: { action: string; fields: FilterField[]; submit?: string; keep?: Query }): SafeHtml {
+  const kept = Object.entries(input.keep ?? {}).filter(([, value]) => value);
   return html`<form method="get" action="${input.action}" class="filters" role="search">
+    ${kept.map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}" />`)}
     ${input.fields.map((field) =>
       field.kind === 'select' ? selectField(field) : inputField({ ...field, type: 'search', verbatim: true }),
     )}

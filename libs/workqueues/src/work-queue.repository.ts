@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { OUTSIDE_POLICY_SQL } from '@gatehouse/clients';
 
 /** What is counted for each queue: a constant, never input. Each is served by an index. */
 export const QUEUE_COUNTS = {
@@ -19,6 +20,8 @@ export const QUEUE_COUNTS = {
                         AND (h.status = 'expired' OR (h.status = 'pending' AND h.expires_at <= now()))
                         AND NOT EXISTS (SELECT 1 FROM credential_handovers n
                                          WHERE n.api_client_id = h.api_client_id AND n.created_at > h.created_at)`,
+  /** Live credentials outside the tenant's credential policy (flagged, never broken): OUTSIDE_POLICY_SQL of @gatehouse/clients. */
+  credentialsOutsidePolicy: `SELECT count(*) FROM (${OUTSIDE_POLICY_SQL}) flagged`,
 } as const;
 
 export type QueueName = keyof typeof QUEUE_COUNTS;

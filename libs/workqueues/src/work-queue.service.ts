@@ -15,12 +15,13 @@ export const QUEUE_PERMISSIONS: Record<QueueName, Permission> = {
   invitationsExpiring: 'Invitations.Manage',
   lockedAccounts: 'Users.Manage',
   handoversExpired: 'Secrets.Manage',
+  credentialsOutsidePolicy: 'Secrets.Manage',
 };
 
 /**
  * The overview's work queues: access requests to decide, clients awaiting scopes, secrets expiring within 30 days (or expired
  * and still there), abandoned mail, invitations expiring within 48 hours, locked accounts, handovers
- * that expired without being revealed. Counted
+ * that expired without being revealed, credentials outside the tenant's policy. Counted
  * for the queues the actor's permissions act on, read fresh each time.
  */
 @Injectable()

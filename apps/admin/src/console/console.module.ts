@@ -27,6 +27,9 @@ import { ClientFederationPresenter } from './clients/client-federation.presenter
 import { ClientHandoversPresenter } from './clients/client-handovers.presenter.js';
 import { ClientsController } from './clients/clients.controller.js';
 import { ClientsPresenter } from './clients/clients.presenter.js';
+import { ClientLimitsPresenter } from './clients/client-limits.presenter.js';
+import { PolicyController } from './policy/policy.controller.js';
+import { PolicyPresenter } from './policy/policy.presenter.js';
 import { AuditConsoleController } from './audit/audit.controller.js';
 import { AuditPresenter } from './audit/audit.presenter.js';
 import { DocsConsoleController } from './docs/docs.controller.js';
@@ -79,6 +82,7 @@ export const CONSOLE_PAGES = [
   StaffController,
   WebhooksConsoleController,
   KeysController,
+  PolicyController,
   AccountController,
 ];
 
@@ -105,6 +109,8 @@ const PRESENTERS = [
   WebhooksPresenter,
   OrganisationsPresenter,
   KeysPresenter,
+  PolicyPresenter,
+  ClientLimitsPresenter,
 ];
 
 /**

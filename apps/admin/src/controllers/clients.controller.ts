@@ -1,6 +1,6 @@
-import { Body, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
 import type { Page } from '@gatehouse/database';
-import { type ClientState, ClientService, type ClientView, type IssuedSecret, type SecretView } from '@gatehouse/clients';
+import { ClientLimitsService, type ClientState, ClientService, type ClientView, type IssuedSecret, type SecretView } from '@gatehouse/clients';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { ClientPage, ClientResponse, IssuedSecretResponse, ScopesResponse, SecretResponse } from '../dto/responses.dto.js';
 import { AdminController, ApiJsonBody, ApiProblems } from '../auth/admin-controller.js';
@@ -8,10 +8,14 @@ import { type AdminPrincipal, Principal } from '../auth/principal.js';
 import { RequirePermission } from '../auth/require-permission.js';
 import { ClientQueryDto, CreateClientDto, IssueSecretDto, SetScopesDto } from '../dto/clients.dto.js';
 import { SetOrganisationDto } from '../dto/organisations.dto.js';
+import { UpdateClientDto } from '../dto/client-limits.dto.js';
 
 @AdminController('clients', 'clients', 'API clients of the client credentials grant: state, granted scopes and secrets. An operator client (owned by a staff member) is its owner’s and the Administrators’ alone.')
 export class ClientsController {
-  constructor(private readonly clients: ClientService) {}
+  constructor(
+    private readonly clients: ClientService,
+    private readonly limits: ClientLimitsService,
+  ) {}
 
   @Post()
   @ApiOperation({ summary: 'Create an API client' })
@@ -36,6 +40,15 @@ export class ClientsController {
   @ApiOkResponse({ type: ClientResponse })
   get(@Principal() principal: AdminPrincipal, @Param('clientId') clientId: string): Promise<ClientView> {
     return this.clients.get(principal.tenantId, clientId);
+  }
+
+  @Patch(':clientId')
+  @ApiOperation({ summary: 'Limit where an API client’s token requests may come from and how many tokens it gets per hour' })
+  @ApiJsonBody(UpdateClientDto, { allowedSourceRanges: ['203.0.113.0/24', '2001:db8::/32'], tokensPerHour: 3600 })
+  @RequirePermission('Scopes.Assign')
+  @ApiOkResponse({ type: ClientResponse })
+  update(@Principal() principal: AdminPrincipal, @Param('clientId') clientId: string, @Body() body: UpdateClientDto): Promise<ClientView> {
+    return this.limits.update(principal.tenantId, principal, clientId, body);
   }
 
   @Post(':clientId/disable')

@@ -17,4 +17,9 @@ export class ProblemResponse {
   @ApiPropertyOptional({ description: 'Also in the server log (5xx only)' }) errorId?: string;
   @ApiPropertyOptional({ type: [String], description: 'A webhook event filter naming no known event: every event a filter may name' })
   knownEvents?: string[];
+  @ApiPropertyOptional({
+    enum: ['allowedCredentialKinds', 'maxSecretLifetimeDays', 'maxCertificateLifetimeDays'],
+    description: "A credential refused by the tenant's credential policy: the rule it breaks",
+  })
+  rule?: string;
 }

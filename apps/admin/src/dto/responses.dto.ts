@@ -49,6 +49,10 @@ export class ClientResponse {
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
   @ApiProperty({ type: [String] }) scopes: string[];
+  @ApiProperty({ type: [String], nullable: true, description: 'CIDRs its token requests may come from; null: anywhere' })
+  allowedSourceRanges: string[] | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'Tokens per hour, counted by each identity replica; null: no quota' })
+  tokensPerHour: number | null;
 }
 
 export class ScopesResponse {

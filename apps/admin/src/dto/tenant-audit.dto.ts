@@ -1,10 +1,17 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { SCOPE_REQUESTS, SIGNING_ALGORITHMS, type ScopeRequests, type SigningAlgorithm } from '@gatehouse/tenants';
-import { Optional, QueryIsoDate } from './decorators.js';
+import { Optional, QueryIsoDate, SingleLine } from './decorators.js';
 import { TwoWayPageQueryDto } from './page.dto.js';
 
 export class UpdateTenantDto {
+  @ApiPropertyOptional({ maxLength: 200, description: 'The name pages and mails call the tenant by ("Acme Logistics"); the slug stays in paths only' })
+  @Optional()
+  @IsString()
+  @SingleLine()
+  @MaxLength(200)
+  displayName?: string;
+
   @ApiPropertyOptional({ enum: SIGNING_ALGORITHMS })
   @Optional()
   @IsIn(SIGNING_ALGORITHMS)

@@ -15,6 +15,7 @@ import { accessProblem } from './access-problems.js';
 import { auditProblem } from './audit-problems.js';
 import { eventProblem } from './event-problems.js';
 import { organisationProblem } from './organisation-problems.js';
+import { policyProblem } from './policy-problems.js';
 import { type Problem, ValidationFailedError, problem, sendProblem } from './problem.js';
 
 function unmapped(code: never): never {
@@ -77,6 +78,7 @@ export function clientStatus(code: ClientErrorCode): number {
     case ClientErrorCode.UnknownScopes:
     case ClientErrorCode.AdminScopesNotAssignable:
     case ClientErrorCode.InvalidSecretExpiry:
+    case ClientErrorCode.InvalidLimits:
       return 400;
     case ClientErrorCode.OwnerPrivileged:
     case ClientErrorCode.OwnerRequiresAdministrator:
@@ -217,7 +219,9 @@ export class ProblemFilter implements ExceptionFilter {
       return problem(400, error.code, error.message, { errors: [{ field: 'cursor', message: error.message }] });
     }
     if (error instanceof ClientError) {
-      const errors = error.items.map((item) => ({ field: 'scopes', message: `unknown or not assignable: ${item}` }));
+      const errors = error.field
+        ? [{ field: error.field, message: error.message }]
+        : error.items.map((item) => ({ field: 'scopes', message: `unknown or not assignable: ${item}` }));
       return problem(clientStatus(error.code), error.code, error.message, errors.length ? { errors } : {});
     }
     if (error instanceof FederatedCredentialError) {
@@ -225,7 +229,7 @@ export class ProblemFilter implements ExceptionFilter {
       return problem(federatedStatus(error.code), error.code, error.message, errors.length ? { errors } : {});
     }
     if (error instanceof HttpException) return this.httpProblem(error);
-    return accessProblem(error) ?? eventProblem(error) ?? organisationProblem(error) ?? auditProblem(error) ?? this.unexpected(error, req);
+    return accessProblem(error) ?? eventProblem(error) ?? organisationProblem(error) ?? auditProblem(error) ?? policyProblem(error) ?? this.unexpected(error, req);
   }
 
   private httpProblem(error: HttpException): Problem {

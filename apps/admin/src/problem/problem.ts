@@ -16,6 +16,8 @@ export interface Problem {
   errorId?: string;
   /** An event filter that names no known event: the events there are. */
   knownEvents?: readonly string[];
+  /** A credential refused by the tenant's credential policy: the rule it breaks. */
+  rule?: string;
 }
 
 const TITLES: Record<number, string> = {

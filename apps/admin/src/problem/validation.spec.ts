@@ -25,9 +25,9 @@ describe('validation problems: one message per field, the first rule that fails'
   it('a field breaking several rules gets the first in reading order: the type before length and format', async () => {
     const error = await refusal(CreateUserDto, { username: 5, email: ['x'], displayName: '' });
     expect(error.errors).toEqual([
-      { field: 'username', message: 'username must be a string' },
-      { field: 'email', message: 'email must be a string' },
-      { field: 'displayName', message: 'displayName must be longer than or equal to 1 characters' },
+      { field: 'username', message: 'username must be text' },
+      { field: 'email', message: 'email must be text' },
+      { field: 'displayName', message: 'displayName is required' },
     ]);
     expect(error.message).toBe('Invalid request: username, email, displayName');
   });
@@ -36,18 +36,26 @@ describe('validation problems: one message per field, the first rule that fails'
     const error = await refusal(CreateInvitationDto, { userId: 'x', sections: [5, 'A B'], expiresInHours: 1.5, extra: 1 });
     expect(error.errors).toEqual([
       { field: 'extra', message: 'property extra should not exist' },
-      { field: 'userId', message: 'userId must be a UUID' },
+      { field: 'userId', message: 'userId must be an id (a UUID)' },
       { field: 'sections', message: 'each value in sections must be a string' },
-      { field: 'expiresInHours', message: 'expiresInHours must be an integer number' },
+      { field: 'expiresInHours', message: 'expiresInHours must be a whole number' },
     ]);
   });
 
   it('an optional field may be left out, but null is a value and checked (a null email was a 500)', async () => {
     const error = await refusal(UpdateUserDto, { email: null, displayName: null });
     expect(error.errors).toEqual([
-      { field: 'email', message: 'email must be a string' },
-      { field: 'displayName', message: 'displayName must be a string' },
+      { field: 'email', message: 'email must be text' },
+      { field: 'displayName', message: 'displayName must be text' },
     ]);
     await expect(createValidationPipe().transform({}, { type: 'body', metatype: UpdateUserDto })).resolves.toEqual({});
+  });
+
+  it('says limits in plain words', async () => {
+    const error = await refusal(CreateUserDto, { username: 'ann', email: 'nope', displayName: 'x'.repeat(201) });
+    expect(error.errors).toEqual([
+      { field: 'email', message: 'Enter a valid email address' },
+      { field: 'displayName', message: 'displayName must be at most 200 characters' },
+    ]);
   });
 });

@@ -1,5 +1,6 @@
 import { ValidationPipe } from '@nestjs/common';
 import type { ValidationError } from 'class-validator';
+import { validationWords } from '@gatehouse/views';
 import { type FieldProblem, ValidationFailedError } from './problem.js';
 
 /** Rules about what a value is (checked before how long or what shape it is). */
@@ -14,8 +15,8 @@ function firstProblem(error: ValidationError, field: string): FieldProblem[] {
   const rules = Object.entries(error.constraints ?? {}).reverse();
   if (rules.length === 0) return [];
   if (error.value === undefined && !error.constraints?.whitelistValidation) return [{ field, message: `${field} is required` }];
-  const [, message] = rules.find(([name]) => TYPE_RULES.has(name)) ?? rules[0]!;
-  return [{ field, message }];
+  const [rule, message] = rules.find(([name]) => TYPE_RULES.has(name)) ?? rules[0]!;
+  return [{ field, message: validationWords(rule, message, error.property, error.property) }];
 }
 
 function flatten(errors: ValidationError[], prefix = ''): FieldProblem[] {

@@ -106,6 +106,12 @@ function federatedErrorFor(code: TokenRequestErrorCode): EntraError {
       return { status: 401, error: 'invalid_client', code: 7000272 };
     case TokenRequestErrorCode.FederatedIssuerUnavailable:
       return { status: 400, error: 'invalid_request', code: 50166 };
+    case TokenRequestErrorCode.SourceNotAllowed:
+      // AADSTS53003 BlockedByConditionalAccess, as Entra answers a workload identity blocked by location.
+      return { status: 400, error: 'invalid_client', code: 53003 };
+    case TokenRequestErrorCode.QuotaExceeded:
+      // AADSTS90055: "There are too many incoming requests" — here the client's own quota.
+      return { status: 429, error: 'temporarily_unavailable', code: 90055 };
     case TokenRequestErrorCode.MissingCredential:
     case TokenRequestErrorCode.MalformedAssertion:
     case TokenRequestErrorCode.AssertionMissingClaim:

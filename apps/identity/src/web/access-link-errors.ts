@@ -50,3 +50,14 @@ export function handoverRefusal(code: HandoverErrorCode, sender?: HandoverSender
       return new WebPageError(400, 'Request refused', 'This link cannot be used.', LINK_HEADERS);
   }
 }
+
+/** The page for a handover whose secret the tenant's credential policy no longer allows (nothing was used up). */
+export function handoverPolicyRefusal(reason: string, sender?: HandoverSender): WebPageError {
+  const ask = sender ? askWhom(sender.contact, sender.tenantName) : html`your contact person`;
+  return new WebPageError(
+    409,
+    'Credentials not created',
+    html`${reason} No secret was created and the link still works; please ask ${ask} for credentials the policy allows.`,
+    LINK_HEADERS,
+  );
+}

@@ -1,8 +1,9 @@
 import { Controller, Get, Param, Post, Req, Res, UseFilters } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { HandoverError, HandoverErrorCode, type HandoverLookup, HandoverService } from '@gatehouse/handovers';
+import { CredentialPolicyError } from '@gatehouse/clients';
 import { CredentialDeliveryService } from '@gatehouse/provisioning';
-import { handoverRefusal } from './access-link-errors.js';
+import { handoverPolicyRefusal, handoverRefusal } from './access-link-errors.js';
 import { LINK_HEADERS } from './link-errors.js';
 import { handoverPage, revealedPage } from './pages/handover.pages.js';
 import { sendPage, viewerOf } from './web-response.js';
@@ -49,6 +50,7 @@ export class HandoverController {
     try {
       credentials = await this.delivery.reveal(context.tenant.id, token, req.ip ?? null);
     } catch (error) {
+      if (error instanceof CredentialPolicyError) throw handoverPolicyRefusal(error.message, await this.senderOf(context, token));
       if (!(error instanceof HandoverError)) throw error;
       throw handoverRefusal(error.code, await this.senderOf(context, token));
     }

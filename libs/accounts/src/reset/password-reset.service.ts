@@ -138,7 +138,12 @@ export class PasswordResetService {
       const user = await this.users.findById(tenantId, link.userId, em, true);
       if (user?.status !== 'active') throw new AccountError(AccountErrorCode.LinkNotFound, 'No such link.');
       await this.activation.setChosenPassword(em, tenantId, user.id, passwordHash, 'self_service_reset', source);
-      const mail = passwordChangedEmail({ displayName: user.displayName, username: user.username, changedAt: new Date() });
+      const mail = passwordChangedEmail({
+        displayName: user.displayName,
+        username: user.username,
+        changedAt: new Date(),
+        resetUrl: `${this.config.publicUrl.replace(/\/+$/, '')}/password-reset`,
+      });
       await this.outbox.enqueue(em, { tenantId, to: user.email, mail });
       return { userId: user.id, holdsRole: user.roles.length > 0 };
     });

@@ -24,9 +24,10 @@ export function newSecretForm(input: {
   csrf: string;
   values: SecretForm;
   errors: FieldErrors;
+  error?: string;
 }): SafeHtml {
   const { values, errors } = input;
-  return html`<p class="notice">
+  return html`${formError(input.error)}<p class="notice">
       Prefer <a href="${input.sendPath}">Send credentials</a>: the recipient reveals a secret that you never see. Create
       a secret here only when you must hand it over yourself.
     </p>

@@ -5,6 +5,7 @@ import {
   ClientError,
   ClientErrorCode,
   ClientService,
+  CredentialPolicyError,
   DEFAULT_SECRET_DAYS,
 } from '@gatehouse/clients';
 import { type FieldErrors, html } from '@gatehouse/views';
@@ -54,6 +55,7 @@ export class ClientCredentialsPresenter {
     clientId: string,
     values: SecretForm = { expiresInDays: String(DEFAULT_SECRET_DAYS) },
     errors: FieldErrors = {},
+    error?: string,
   ): Promise<ConsoleView> {
     const { crumbs, path } = await this.detail.crumbs(who, clientId, 'New secret');
     return formView({
@@ -66,8 +68,10 @@ export class ClientCredentialsPresenter {
         csrf: who.csrfToken,
         values,
         errors,
+        error,
       }),
       errors,
+      error,
     });
   }
 
@@ -83,12 +87,16 @@ export class ClientCredentialsPresenter {
     };
     const errors = await formErrors(IssueSecretDto, input);
     if (Object.keys(errors).length) return this.showNewSecret(who, clientId, values, errors);
-    const secret = await this.clients.issueSecret(
-      who.tenantId,
-      who,
-      clientId,
-      input as { displayName?: string; expiresInDays?: number },
-    );
+    let secret;
+    try {
+      secret = await this.clients.issueSecret(who.tenantId, who, clientId, input as { displayName?: string; expiresInDays?: number });
+    } catch (error) {
+      // The tenant's credential policy refused it: the form comes back as typed, the rule beside the field.
+      if (!(error instanceof CredentialPolicyError)) throw error;
+      return error.field
+        ? this.showNewSecret(who, clientId, values, { [error.field]: error.message })
+        : this.showNewSecret(who, clientId, values, {}, error.message);
+    }
     const { crumbs, path } = await this.detail.crumbs(who, clientId, 'New secret');
     const granted = (await this.clients.get(who.tenantId, clientId)).scopes[0];
     return {
@@ -171,6 +179,7 @@ export class ClientCredentialsPresenter {
     } catch (error) {
       if (error instanceof ClientError && CERTIFICATE_ERRORS.has(error.code))
         return this.showAddCertificate(who, clientId, values, { certificate: error.message });
+      if (error instanceof CredentialPolicyError) return this.showAddCertificate(who, clientId, values, { certificate: error.message });
       throw error;
     }
   }

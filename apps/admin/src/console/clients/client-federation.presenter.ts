@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import {
+  CredentialPolicyError,
   FederatedCredentialError,
   FederatedCredentialErrorCode,
   FederatedCredentialService,
@@ -74,6 +75,7 @@ export class ClientFederationPresenter {
         flash: { kind: 'success', text: `Federated credential ${added.name} added: tokens of ${added.issuer} with ${matches} now get tokens for this client.` },
       };
     } catch (error) {
+      if (error instanceof CredentialPolicyError) return this.showNew(who, clientId, values, {}, { made, error: error.message });
       if (!(error instanceof FederatedCredentialError) || error.code === FederatedCredentialErrorCode.NotFound) throw error;
       if (error.code === FederatedCredentialErrorCode.TooMany) return this.showNew(who, clientId, values, {}, { made, error: error.message });
       const name = error.code === FederatedCredentialErrorCode.NameTaken ? 'name' : formFieldOf(values.scenario, error.field);

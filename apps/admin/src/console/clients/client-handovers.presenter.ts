@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
-import { ClientService } from '@gatehouse/clients';
+import { ClientService, CredentialPolicyError } from '@gatehouse/clients';
 import { DEFAULT_HANDOVER_HOURS, HandoverError, HandoverErrorCode, HandoverResendService, HandoverService } from '@gatehouse/handovers';
 import { type FieldErrors, html, utc } from '@gatehouse/views';
 import { CreateHandoverDto } from '../../dto/access-requests.dto.js';
@@ -82,6 +82,7 @@ export class ClientHandoversPresenter {
         return this.showHandover(who, clientId, values, { recipientEmail: error.message });
       if (error instanceof HandoverError && error.code === HandoverErrorCode.ClientDisabled)
         return this.showHandover(who, clientId, values, {}, error.message);
+      if (error instanceof CredentialPolicyError) return this.showHandover(who, clientId, values, {}, error.message);
       throw error;
     }
   }

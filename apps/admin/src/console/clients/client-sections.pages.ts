@@ -2,11 +2,13 @@ import type { ApiView } from '@gatehouse/apis';
 import type { AuditEventView } from '@gatehouse/audit';
 import type { CertificateView, ClientView, SecretView } from '@gatehouse/clients';
 import type { HandoverView } from '@gatehouse/handovers';
-import { type SafeHtml, badge, checkboxGroup, html, postForm, table, timeTag } from '@gatehouse/views';
+import { type SafeHtml, badge, checkboxGroup, html, postForm, table, expiryTag, timeTag } from '@gatehouse/views';
 
 /** What the signed-in person may do on this client (their permissions and the operator-client rule). */
 export interface ClientAbilities {
   assignScopes: boolean;
+  /** Network restriction and quota: Scopes.Assign, and an operator client's owner or an Administrator. */
+  setLimits: boolean;
   manageCredentials: boolean;
   manageState: boolean;
   readHistory: boolean;
@@ -27,7 +29,9 @@ export function scopesSection(input: {
   const { client, apis, granted } = input;
   const withScopes = apis.filter((api) => api.scopes.length > 0);
   const body = !withScopes.length
-    ? html`<p class="empty">No API defines scopes yet. The IT department adds them under APIs &amp; scopes.</p>`
+    ? input.can.assignScopes
+      ? html`<p class="empty">No API defines scopes yet. <a href="${input.base}/apis">Add an API and its scopes under APIs &amp; scopes</a>, then assign them here.</p>`
+      : html`<p class="empty">No API defines scopes yet. The IT department adds them under <a href="${input.base}/apis">APIs &amp; scopes</a>.</p>`
     : input.can.assignScopes
       ? postForm({
           action: `${input.base}/clients/${client.clientId}/scopes`,
@@ -80,7 +84,7 @@ function secretsTable(base: string, clientId: string, secrets: readonly SecretVi
       { header: 'Description', cell: (s: SecretView) => s.displayName || 'no description' },
       { header: 'Hint', cell: (s) => html`<code>${s.hint}…</code>` },
       { header: 'Created', cell: (s) => timeTag(new Date(s.createdAt)) },
-      { header: 'Expires', cell: (s) => timeTag(new Date(s.expiresAt)) },
+      { header: 'Expires', cell: (s) => expiryTag(new Date(s.expiresAt)) },
       { header: 'Status', cell: (s) => secretStatus(s) },
       {
         header: 'Action',
@@ -110,7 +114,7 @@ function certificatesTable(
       { header: 'Description', cell: (c: CertificateView) => c.displayName || 'no description' },
       { header: 'Thumbprint', cell: (c) => html`<code class="thumbprint">${c.thumbprint}</code>` },
       { header: 'Subject', cell: (c) => c.subject },
-      { header: 'Expires', cell: (c) => timeTag(new Date(c.notAfter)) },
+      { header: 'Expires', cell: (c) => expiryTag(new Date(c.notAfter)) },
       {
         header: 'Action',
         cell: (c) =>
@@ -160,7 +164,7 @@ function handoverWhen(h: HandoverView): SafeHtml | string {
     return html`revealed ${timeTag(new Date(h.revealedAt))}${h.revealedFrom ? ` from ${h.revealedFrom}` : ''}`;
   if (h.revokedAt) return html`revoked ${timeTag(new Date(h.revokedAt))}`;
   if (h.status === 'expired') return html`expired unrevealed ${timeTag(new Date(h.expiresAt))}; no secret was created`;
-  return html`link expires ${timeTag(new Date(h.expiresAt))}`;
+  return expiryTag(new Date(h.expiresAt), { future: 'link expires', past: 'link expired' });
 }
 
 /** What may be done with a handover: revoke a live one (or its secret), send an expired one again. */

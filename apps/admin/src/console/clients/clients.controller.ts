@@ -6,6 +6,8 @@ import { ConsoleResponder } from '../frame/console-responder.js';
 import { ConsolePage, StepUp } from '../frame/console.guard.js';
 import { ClientCredentialsPresenter } from './client-credentials.presenter.js';
 import { ClientHandoversPresenter } from './client-handovers.presenter.js';
+import { ClientLimitsPresenter } from './client-limits.presenter.js';
+import { PolicyPresenter } from '../policy/policy.presenter.js';
 import { ClientsPresenter } from './clients.presenter.js';
 
 /**
@@ -20,6 +22,8 @@ export class ClientsController {
     private readonly clients: ClientsPresenter,
     private readonly credentials: ClientCredentialsPresenter,
     private readonly handovers: ClientHandoversPresenter,
+    private readonly limits: ClientLimitsPresenter,
+    private readonly policy: PolicyPresenter,
     private readonly out: ConsoleResponder,
   ) {}
 
@@ -41,6 +45,13 @@ export class ClientsController {
     return this.out.send(res, who, this.clients.create(who, req));
   }
 
+  /** The live credentials outside the tenant's credential policy (the Overview's count opens it). */
+  @Get('outside-policy')
+  @ConsolePage('Clients.Read')
+  outsidePolicy(@Console() who: ConsolePrincipal, @Res() res: Response): Promise<void> {
+    return this.out.send(res, who, this.policy.flagged(who));
+  }
+
   @Get(':clientId')
   @ConsolePage('Clients.Read')
   show(@Console() who: ConsolePrincipal, @Param('clientId') clientId: string, @Res() res: Response): Promise<void> {
@@ -56,6 +67,12 @@ export class ClientsController {
     @Res() res: Response,
   ): Promise<void> {
     return this.out.send(res, who, this.clients.setScopes(who, clientId, req));
+  }
+
+  @Post(':clientId/limits')
+  @ConsolePage('Scopes.Assign')
+  setLimits(@Console() who: ConsolePrincipal, @Param('clientId') clientId: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.out.send(res, who, this.limits.save(who, clientId, req));
   }
 
   @Get(':clientId/disable')

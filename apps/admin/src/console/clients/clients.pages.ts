@@ -5,6 +5,7 @@ import {
   type SafeHtml,
   badge,
   filterForm,
+  listUrl,
   html,
   inputField,
   pager,
@@ -36,6 +37,8 @@ export interface ClientListQuery {
   secrets?: string;
   /** `expired`: clients whose last handover expired unrevealed (the Overview's queue). */
   handovers?: string;
+  /** `name`, `-name`, `state`, `-state`; empty: newest first. */
+  sort?: string;
   before?: string;
   after?: string;
 }
@@ -62,8 +65,8 @@ export function clientList(input: {
 }): SafeHtml {
   const { base, query } = input;
   const path = `${base}/clients`;
-  const filters = { q: query.q, state: query.state, api: query.api, secrets: query.secrets, handovers: query.handovers };
-  const filtered = Object.values(filters).some(Boolean);
+  const filters = { q: query.q, state: query.state, api: query.api, secrets: query.secrets, handovers: query.handovers, sort: query.sort };
+  const filtered = Boolean(query.q || query.state || query.api || query.secrets || query.handovers);
   return html`${query.handovers === 'expired'
     ? html`<p class="notice">
         Showing clients whose last handover expired without being revealed: open one and press Resend, or send
@@ -73,6 +76,7 @@ export function clientList(input: {
   ${filterForm({
     action: path,
     submit: 'Search',
+    keep: { sort: query.sort, handovers: query.handovers },
     fields: [
       { kind: 'text', name: 'q', id: 'filter-q', label: 'Name, contact or id', value: query.q },
       {
@@ -111,14 +115,16 @@ export function clientList(input: {
     ],
   })}
   ${table({
-    caption: 'API clients, newest first',
+    caption: query.sort ? 'API clients' : 'API clients, newest first',
+    sorting: { current: query.sort ?? '', url: (sort) => listUrl(path, { ...filters, sort }) },
     columns: [
       {
         header: 'Name',
+        sort: 'name',
         cell: (c: ClientSummary) => html`<a href="${base}/clients/${c.clientId}">${c.displayName}</a>`,
       },
       { header: 'Client id', cell: (c) => copyable(c.clientId, `client id of ${c.displayName}`) },
-      { header: 'State', cell: (c) => stateBadge(c.state) },
+      { header: 'State', sort: 'state', cell: (c) => stateBadge(c.state) },
       { header: 'Scopes', cell: (c) => scopeCell(c.scopes) },
       { header: 'Secret expiring soonest', cell: (c) => expiryCell(c.soonestSecretExpiry) },
       { header: 'Contact', cell: (c) => c.contactEmail ?? (c.ownerUserId ? 'staff member (operator client)' : '—') },
@@ -128,7 +134,7 @@ export function clientList(input: {
       ? 'No client matches these filters. Clear them to see every client.'
       : 'No clients yet. Create one, or approve an access request for API access.',
   })}
-  ${pager({ path, filters, newer: input.newer, older: input.older })}`;
+  ${pager({ path, filters, newer: input.newer, older: input.older, labels: query.sort ? { newer: 'Previous', older: 'Next' } : undefined })}`;
 }
 
 export interface CreateClientForm {
@@ -178,6 +184,8 @@ export function clientSummary(input: {
   tokenEndpoint: string;
   ownerName: string | null;
   canAssign: boolean;
+  /** The access request whose approval created the client. */
+  origin?: { href: string; requester: string; organisation: string } | null;
   /** The partner organisation, linked for those who may open it. */
   organisation?: SafeHtml | string;
 }): SafeHtml {
@@ -206,7 +214,11 @@ export function clientSummary(input: {
           : ''
       }
       <dt>Created</dt>
-      <dd>${timeTag(new Date(client.createdAt))}</dd>
+      <dd>
+        ${timeTag(new Date(client.createdAt))}${input.origin
+          ? html`, by approving <a href="${input.origin.href}" id="origin-request">the access request of ${input.origin.requester} (${input.origin.organisation})</a>`
+          : ''}
+      </dd>
     </dl>
   </section>`;
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { ClientBrowseService, type ClientState, ClientError, ClientErrorCode, ClientService } from '@gatehouse/clients';
+import { parseTextSort, textSortParam } from '@gatehouse/database';
 import { HandoverService } from '@gatehouse/handovers';
 import { type FieldErrors, html } from '@gatehouse/views';
 import { CreateClientDto } from '../../dto/clients.dto.js';
@@ -20,6 +21,7 @@ import {
 
 const STATES = Object.keys(STATE_LABELS) as ClientState[];
 const text = (value: unknown) => (typeof value === 'string' ? value.slice(0, 400) : undefined);
+const sortOf = (value: unknown) => parseTextSort(text(value), ['name', 'state']);
 
 /**
  * The Clients page group: the list, creating a client, the client page, its scopes (the REST
@@ -42,6 +44,7 @@ export class ClientsPresenter {
       api: text(raw.api),
       secrets: text(raw.secrets),
       handovers: text(raw.handovers),
+      sort: sortOf(raw.sort) ? textSortParam(sortOf(raw.sort)!) : '',
       before: text(raw.before),
       after: text(raw.after),
     };
@@ -55,6 +58,7 @@ export class ClientsPresenter {
         expiredHandovers: query.handovers === 'expired',
         before: query.before,
         after: query.after,
+        sort: sortOf(query.sort),
       }),
       this.detail.assignableApis(who.tenantId),
     ]);

@@ -11,6 +11,7 @@ import {
   renderSection,
   table,
   textareaField,
+  expiryTag,
   timeTag,
 } from '@gatehouse/views';
 
@@ -126,7 +127,7 @@ export function readersPanel(input: {
           columns: [
             { header: 'Invited', cell: (i: InvitationView & { name: string }) => i.name },
             { header: 'Sections', cell: (i: InvitationView & { name: string }) => html`${i.sections.map((s) => html`<code>${s}</code> `)}` },
-            { header: 'Link expires', cell: (i: InvitationView & { name: string }) => timeTag(new Date(i.expiresAt)) },
+            { header: 'Link expires', cell: (i: InvitationView & { name: string }) => expiryTag(new Date(i.expiresAt)) },
           ],
           rows: input.invitations,
           empty: '',

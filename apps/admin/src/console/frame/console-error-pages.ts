@@ -1,7 +1,7 @@
 import { AccountError, MfaError, MfaErrorCode } from '@gatehouse/accounts';
 import { ApiError } from '@gatehouse/apis';
 import { AuditError } from '@gatehouse/audit';
-import { ClientError, FederatedCredentialError } from '@gatehouse/clients';
+import { ClientError, CredentialPolicyError, FederatedCredentialError } from '@gatehouse/clients';
 import { InvalidCursorError } from '@gatehouse/database';
 import { DocError } from '@gatehouse/docs';
 import { WebhookError } from '@gatehouse/events';
@@ -16,6 +16,7 @@ import { accessRequestStatus, handoverStatus } from '../../problem/access-proble
 import { auditStatus } from '../../problem/audit-problems.js';
 import { webhookStatus } from '../../problem/event-problems.js';
 import { organisationStatus } from '../../problem/organisation-problems.js';
+import { credentialPolicyStatus } from '../../problem/policy-problems.js';
 import {
   accountStatus,
   apiStatus,
@@ -80,6 +81,7 @@ export function domainErrorStatus(error: unknown): number | null {
   if (error instanceof AuditError) return auditStatus(error.code);
   if (error instanceof WebhookError) return webhookStatus(error.code);
   if (error instanceof OrganisationError) return organisationStatus(error.code);
+  if (error instanceof CredentialPolicyError) return credentialPolicyStatus(error.code);
   if (error instanceof InvalidCursorError) return 400;
   return null;
 }

@@ -1,7 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import type { Request } from 'express';
-import type { FieldErrors } from '@gatehouse/views';
+import { type FieldErrors, fieldLabel, validationWords } from '@gatehouse/views';
 
 type FormBody = Record<string, string | string[] | undefined>;
 
@@ -34,8 +34,8 @@ export function formFields(req: Request): Record<string, string | string[]> {
 /**
  * Validates form (or query) input with the REST API's DTO class (the same rules, the same
  * messages) and returns the converted values (dates, numbers) with the first failing rule of
- * each field. `labels` names fields as the form labels them ("since" → "From"), so a message
- * speaks of the field the person sees.
+ * each field, in plain words. `labels` names fields as the form labels them ("since" → "From";
+ * by default `displayName` → "Display name"), so a message speaks of the field the person sees.
  */
 export async function parseInput<T extends object>(
   dto: new () => T,
@@ -45,10 +45,10 @@ export async function parseInput<T extends object>(
   const value = plainToInstance(dto, input);
   const errors: FieldErrors = {};
   for (const error of await validate(value, { whitelist: true, forbidNonWhitelisted: true })) {
-    const first = Object.values(error.constraints ?? {})[0];
-    const label = labels[error.property];
-    const message = first && label && first.startsWith(error.property) ? label + first.slice(error.property.length) : first;
-    if (message && !errors[error.property]) errors[error.property] = sentence(message);
+    const [rule, first] = Object.entries(error.constraints ?? {})[0] ?? [];
+    if (!rule || !first || errors[error.property]) continue;
+    const label = labels[error.property] ?? fieldLabel(error.property);
+    errors[error.property] = sentence(validationWords(rule, first, error.property, label));
   }
   return { value, errors };
 }

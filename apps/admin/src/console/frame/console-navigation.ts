@@ -31,6 +31,7 @@ export const CONSOLE_SECTIONS: ConsoleSection[] = [
   { label: 'Staff', path: 'staff', permission: 'Tenant.Manage' },
   { label: 'Webhooks', path: 'webhooks', permission: 'Tenant.Manage' },
   { label: 'Signing keys', path: 'keys', permission: 'Tenant.Manage' },
+  { label: 'Credential policy', path: 'credential-policy', permission: 'Tenant.Manage' },
 ];
 
 /** The console's own links beside the person's name. */

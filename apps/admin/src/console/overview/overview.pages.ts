@@ -48,6 +48,11 @@ export const QUEUE_CARDS: Record<QueueName, QueueCard> = {
     hint: 'No secret was created: check the address with the partner, then Resend on the client.',
     path: 'clients?handovers=expired',
   },
+  credentialsOutsidePolicy: {
+    label: 'Credentials outside the policy',
+    hint: 'Older than the credential policy: they still work; replace them with ones it allows.',
+    path: 'clients/outside-policy',
+  },
 };
 
 function card(base: string, name: QueueName, count: number): SafeHtml {

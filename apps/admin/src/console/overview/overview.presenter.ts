@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { roleNames } from '@gatehouse/accounts';
 import { WorkQueueService } from '@gatehouse/workqueues';
 import type { ConsolePrincipal } from '../frame/console-principal.js';
 import type { ConsoleView } from '../frame/console-responder.js';
@@ -16,7 +17,7 @@ export class OverviewPresenter {
     ]);
     return {
       title: 'Overview',
-      lead: `Signed in to ${who.tenant.displayName} as ${who.roles.join(', ')}.`,
+      lead: `Signed in to ${who.tenant.displayName} as ${roleNames(who.roles)}.`,
       body: overviewPage({ base: who.base, queues, events }),
     };
   }

@@ -14,23 +14,30 @@ import {
   checkboxGroup,
   duration,
   filterForm,
+  listUrl,
   html,
   inputField,
   pager,
   postForm,
   table,
   textareaField,
+  expiryTag,
   timeTag,
 } from '@gatehouse/views';
 
+/** One word (or few) per state, the same on the badge and in the filter. */
+export const REQUEST_STATE_LABELS: Readonly<Record<AccessRequestStatus, string>> = {
+  submitted: 'waiting for a decision',
+  unverified: 'address not confirmed',
+  approved: 'approved, not yet handed over',
+  fulfilled: 'fulfilled',
+  rejected: 'rejected',
+  expired: 'expired unconfirmed',
+};
+
 export const STATE_OPTIONS: Option[] = [
-  { value: 'submitted', label: 'Waiting for a decision' },
-  { value: 'unverified', label: 'Address not confirmed yet' },
-  { value: 'approved', label: 'Approved, not yet handed over' },
-  { value: 'fulfilled', label: 'Fulfilled' },
-  { value: 'rejected', label: 'Rejected' },
-  { value: 'expired', label: 'Expired unconfirmed' },
-  { value: 'all', label: 'Any state' },
+  ...Object.entries(REQUEST_STATE_LABELS).map(([value, label]) => ({ value, label })),
+  { value: 'all', label: 'any state' },
 ];
 
 const TONE: Record<AccessRequestStatus, BadgeTone> = {
@@ -42,7 +49,7 @@ const TONE: Record<AccessRequestStatus, BadgeTone> = {
   expired: 'neutral',
 };
 
-export const stateBadge = (r: Pick<AccessRequestView, 'status'>) => badge(r.status, TONE[r.status]);
+export const stateBadge = (r: Pick<AccessRequestView, 'status'>) => badge(REQUEST_STATE_LABELS[r.status] ?? r.status, TONE[r.status]);
 
 /** "Account + API (Orders sync)". */
 export function whatText(r: AccessRequestView): string {
@@ -50,26 +57,48 @@ export function whatText(r: AccessRequestView): string {
   return parts.join(' + ');
 }
 
-export function requestQueue(input: { base: string; state: string; requests: AccessRequestView[]; previous?: string; next: string | null }): SafeHtml {
+export function requestQueue(input: {
+  base: string;
+  state: string;
+  q: string;
+  sort: string;
+  requests: AccessRequestView[];
+  previous?: string;
+  next: string | null;
+}): SafeHtml {
   const { base } = input;
+  const filters = { status: input.state, q: input.q, sort: input.sort };
   return html`${filterForm({
       action: `${base}/requests`,
       submit: 'Show',
-      fields: [{ kind: 'select', name: 'status', label: 'State', options: STATE_OPTIONS, value: input.state }],
+      keep: { sort: input.sort },
+      fields: [
+        { kind: 'text', name: 'q', id: 'filter-q', label: 'Search', hint: 'Name, email, organisation or system', value: input.q },
+        { kind: 'select', name: 'status', label: 'State', options: STATE_OPTIONS, value: input.state },
+      ],
     })}
     ${table({
-      caption: 'Access requests, oldest first',
+      caption: input.sort ? 'Access requests' : 'Access requests, oldest first',
+      sorting: { current: input.sort, url: (sort) => listUrl(`${base}/requests`, { ...filters, sort }) },
       columns: [
-        { header: 'Requester', cell: (r: AccessRequestView) => html`<a href="${base}/requests/${r.id}">${r.requesterName}</a><br /><span class="hint">${r.requesterEmail}</span>` },
-        { header: 'Organisation', cell: (r) => r.organisation },
+        { header: 'Requester', sort: 'requester', cell: (r: AccessRequestView) => html`<a href="${base}/requests/${r.id}">${r.requesterName}</a><br /><span class="hint">${r.requesterEmail}</span>` },
+        { header: 'Organisation', sort: 'organisation', cell: (r) => r.organisation },
         { header: 'What', cell: (r) => whatText(r) },
         { header: 'State', cell: (r) => stateBadge(r) },
         { header: 'Age', cell: (r) => html`<time datetime="${r.createdAt}">${duration(new Date(), new Date(r.createdAt))}</time>` },
       ],
       rows: input.requests,
-      empty: input.state === 'submitted' ? 'Nothing waiting for a decision.' : 'No access requests in this state.',
+      empty: input.q
+        ? html`No access request in this state matches “${input.q}”. <a href="${listUrl(`${base}/requests`, { status: input.state })}">Clear the search</a>.`
+        : input.state === 'submitted' ? 'Nothing waiting for a decision.' : 'No access requests in this state.',
     })}
-    ${pager({ path: `${base}/requests`, filters: { status: input.state }, newer: input.previous, older: input.next, labels: { newer: 'Older', older: 'Newer' } })}`;
+    ${pager({
+      path: `${base}/requests`,
+      filters,
+      newer: input.previous,
+      older: input.next,
+      labels: input.sort ? { newer: 'Previous', older: 'Next' } : { newer: 'Older', older: 'Newer' },
+    })}`;
 }
 
 function filedBy(input: TrailInput): SafeHtml | string {
@@ -109,10 +138,14 @@ export interface DecisionInput {
 function decision(input: DecisionInput): SafeHtml {
   const { base, csrf, request: r, errors } = input;
   const path = `${base}/requests/${r.id}`;
-  const sectionChoice = r.account && input.sections.length
-    ? html`${checkboxGroup({ name: 'sections', label: 'Invite the new user to these sections', options: input.sections, values: input.approve.sections, error: errors.sections })}
-      ${inputField({ name: 'expiresInHours', label: 'Invitation valid for (hours)', hint: '1 to 720; 168 is a week.', value: input.approve.expiresInHours, inputmode: 'numeric', error: errors.expiresInHours })}`
-    : '';
+  const noSections = html`<p class="empty" id="no-sections">There are no documentation sections yet, so the new user is invited to none: the
+      requester gets an activation link. <a href="${base}/docs/new">Create a documentation section</a> first to invite them to it.</p>`;
+  const sectionChoice = !r.account
+    ? ''
+    : !input.sections.length
+      ? noSections
+      : html`${checkboxGroup({ name: 'sections', label: 'Invite the new user to these sections', options: input.sections, values: input.approve.sections, error: errors.sections })}
+      ${inputField({ name: 'expiresInHours', label: 'Invitation valid for (hours)', hint: '1 to 720; 168 is a week.', value: input.approve.expiresInHours, inputmode: 'numeric', error: errors.expiresInHours })}`;
   const creates = [r.account ? 'the user account (the requester gets one link to choose a password: the invitation\'s when you choose sections, else an activation link)' : '', r.api ? `the API client "${r.api.systemName}", awaiting scopes from the IT department` : ''].filter(Boolean).join(' and ');
   return html`<section class="panel" aria-labelledby="decide"><h2 id="decide">Decision</h2>
     <h3>Approve</h3>
@@ -155,7 +188,7 @@ function trail(input: TrailInput): SafeHtml {
   const rows: SafeHtml[] = [];
   if (r.decidedAt) {
     const by = input.decider ? html` by <a href="${base}/users/${input.decider.id}">${input.decider.displayName}</a>` : '';
-    rows.push(html`<dt>Decided</dt><dd>${stateBadge({ status: r.status === 'rejected' ? 'rejected' : 'approved' })} ${timeTag(new Date(r.decidedAt))}${by}</dd>`);
+    rows.push(html`<dt>Decided</dt><dd>${r.status === 'rejected' ? badge('rejected', 'bad') : badge('approved', 'good')} ${timeTag(new Date(r.decidedAt))}${by}</dd>`);
     if (r.decisionNote) rows.push(html`<dt>Note to the requester</dt><dd>${r.decisionNote}</dd>`);
   }
   if (r.userId) {
@@ -169,7 +202,7 @@ function trail(input: TrailInput): SafeHtml {
     rows.push(html`<dt>Client</dt><dd><a href="${base}/clients/${r.clientId}">${name}</a>${c ? html` ${clientStateBadge(c.state)}` : ''}</dd>`);
   }
   for (const h of input.handovers ?? []) {
-    rows.push(html`<dt>Handover</dt><dd>to ${h.recipientEmail}: ${badge(h.status)} ${h.revealedAt ? html`revealed ${timeTag(new Date(h.revealedAt))}` : html`link valid until ${timeTag(new Date(h.expiresAt))}`}</dd>`);
+    rows.push(html`<dt>Handover</dt><dd>to ${h.recipientEmail}: ${badge(h.status)} ${h.revealedAt ? html`revealed ${timeTag(new Date(h.revealedAt))}` : expiryTag(new Date(h.expiresAt), { future: 'link expires', past: 'link expired' })}</dd>`);
   }
   if (r.credentialsDeliveredAt) rows.push(html`<dt>Credentials</dt><dd>handed over ${timeTag(new Date(r.credentialsDeliveredAt))}</dd>`);
   if (r.fulfilledAt) rows.push(html`<dt>Fulfilled</dt><dd>${timeTag(new Date(r.fulfilledAt))}</dd>`);

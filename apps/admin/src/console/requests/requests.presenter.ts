@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { UserService, type UserView, toUserView } from '@gatehouse/accounts';
-import { encodeCursor } from '@gatehouse/database';
+import { type TextSort, encodeCursor, encodeTextCursor, parseTextSort, textSortParam } from '@gatehouse/database';
 import { ClientService } from '@gatehouse/clients';
 import { DocService } from '@gatehouse/docs';
 import { HandoverService } from '@gatehouse/handovers';
@@ -29,7 +29,13 @@ import { requestDetail, requestQueue, whatText } from './requests.pages.js';
 
 /** The public form's messages speak to the requester; here staff type for them. */
 const staffWords = (message: string) => message.replace(/^Enter your /, 'Enter the requester’s ');
-const cursorOf = (r: AccessRequestView) => encodeCursor({ at: new Date(r.createdAt), id: r.id });
+/** The columns the list sorts by (besides age, its default), by their names in the URL. */
+const SORTS = ['requester', 'organisation'] as const;
+
+const cursorOf = (sort: TextSort | undefined) => (r: AccessRequestView) =>
+  sort
+    ? encodeTextCursor(sort, { key: sort.by === 'organisation' ? r.organisation : r.requesterName, id: r.id })
+    : encodeCursor({ at: new Date(r.createdAt), id: r.id });
 
 interface DecisionForm {
   approve?: { note: string; sections: string[]; expiresInHours: string };
@@ -60,13 +66,16 @@ export class RequestsPresenter {
     const known = asked === 'all' || ACCESS_REQUEST_STATUSES.includes(asked as AccessRequestStatus);
     const state = known ? asked : 'submitted';
     const status = state === 'all' ? undefined : (state as AccessRequestStatus);
-    const fetch = (cursor: string | undefined, backward: boolean) => this.requests.list(who.tenantId, { status, cursor, backward, limit: 50 });
-    const window = await cursorWindow(fetch, cursorOf, { after: queryText(query, 'after'), before: queryText(query, 'before') });
+    const sort = parseTextSort(queryText(query, 'sort'), SORTS);
+    const q = queryText(query, 'q').trim().slice(0, 200);
+    const fetch = (cursor: string | undefined, backward: boolean) =>
+      this.requests.list(who.tenantId, { status, search: q, sort, cursor, backward, limit: 50 });
+    const window = await cursorWindow(fetch, cursorOf(sort), { after: queryText(query, 'after'), before: queryText(query, 'before') });
     return {
       title: 'Access requests',
       lead: 'People who asked for an account or for API access, oldest first.',
       action: who.permissions.includes('Requests.Decide') ? html`<a class="button" href="${who.base}/requests/new">File a request</a>` : undefined,
-      body: requestQueue({ base: who.base, state, requests: window.items, previous: window.previous, next: window.next }),
+      body: requestQueue({ base: who.base, state, q, sort: sort ? textSortParam(sort) : '', requests: window.items, previous: window.previous, next: window.next }),
       flash: known ? undefined : [{ kind: 'error', text: `There is no state "${asked}": showing the requests waiting for a decision.` }],
       status: known ? 200 : 400,
     };

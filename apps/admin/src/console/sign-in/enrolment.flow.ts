@@ -88,7 +88,7 @@ export class EnrolmentFlow {
   }
 
   private async enrolView(scope: ConsoleTenant, pending: SessionPrincipal, error?: string) {
-    const issuer = `Gatehouse (${scope.tenant.slug})`;
+    const issuer = `Gatehouse (${scope.tenant.displayName})`;
     const enrolment = await this.factors.enrolment(scope.tenant.id, { id: pending.userId, username: pending.username }, issuer).catch((e: unknown) => {
       if (e instanceof MfaError && e.code === MfaErrorCode.AlreadyEnrolled) throw new ConsoleRedirect(`${scope.base}/login/code`);
       throw e;

@@ -1,6 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { LoginService, PasskeyService, SecondFactorService, type SecondFactorOutcome, permissionsOf } from '@gatehouse/accounts';
+import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { safeReturnTo } from '@gatehouse/http';
 import type { SessionPrincipal } from '@gatehouse/sessions';
 import { signInRefusal, wrongCodeRefusal } from '@gatehouse/views';
@@ -26,6 +27,7 @@ export function landing(value: unknown, base: string): string {
 @Injectable()
 export class SignInFlow {
   constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly tenants: ConsoleTenantResolver,
     private readonly session: ConsoleSession,
     private readonly logins: LoginService,
@@ -124,6 +126,11 @@ export class SignInFlow {
     return { scope, pending };
   }
 
+  /** The Web UI's reset page, which serves the UI tenant only (the console at `/console`). */
+  private resetUrl(scope: ConsoleTenant): string | undefined {
+    return scope.base === '/console' ? `${this.config.publicUrl.replace(/\/+$/, '')}/password-reset` : undefined;
+  }
+
   private passwordView(
     req: Request,
     res: Response,
@@ -134,7 +141,7 @@ export class SignInFlow {
     return {
       title: 'Sign in to the console',
       lead: scope.tenant.displayName,
-      body: passwordStep({ action: `${scope.base}/login`, csrf, ...input }),
+      body: passwordStep({ action: `${scope.base}/login`, csrf, resetUrl: this.resetUrl(scope), ...input }),
     };
   }
 

@@ -20,7 +20,11 @@ interface FormBase {
   error?: string;
 }
 
-export function passwordStep(input: FormBase & { returnTo: string; username?: string }): SafeHtml {
+/**
+ * The first step: username and password. `resetUrl` is the Web UI's "Forgot your password?" page
+ * when it serves this tenant; elsewhere an Administrator resets the password.
+ */
+export function passwordStep(input: FormBase & { returnTo: string; username?: string; resetUrl?: string }): SafeHtml {
   const invalid = Boolean(input.error);
   const describedBy = invalid ? 'form-error' : undefined;
   return html`${formError(input.error)}
@@ -32,6 +36,14 @@ export function passwordStep(input: FormBase & { returnTo: string; username?: st
     ${inputField({ name: 'username', label: 'Username', value: input.username, autocomplete: 'username', verbatim: true, required: true, autofocus: !input.username, invalid, describedBy })}
     ${secretField({ name: 'password', label: 'Password', autocomplete: 'current-password', required: true, autofocus: Boolean(input.username), invalid, describedBy })}`,
   })}
+  <ul class="links">
+    <li>
+      ${input.resetUrl
+        ? html`<a href="${input.resetUrl}" id="forgot-password">Forgot your password?</a> You choose a new one by mail, then sign in here with it and
+            your authenticator app as usual.`
+        : 'Forgot your password? Ask an Administrator of this tenant to reset it.'}
+    </li>
+  </ul>
   <p class="hint">Staff only. After your password you enter a code from your authenticator app.</p>`;
 }
 

@@ -1,4 +1,5 @@
 import type { StaffMemberView } from '@gatehouse/provisioning';
+import { roleNames } from '@gatehouse/accounts';
 import { type SafeHtml, badge, html, postForm, timeTag } from '@gatehouse/views';
 
 /** "invited" while the link works, "invitation expired" after; `null` once the person set up their access. */
@@ -33,7 +34,7 @@ export function revokeConfirmation(input: { base: string; csrf: string; member: 
   return html`<p>
       The invitation link mailed to <strong>${member.email}</strong> stops working, and
       <strong>${member.displayName}</strong> (<code>${member.username}</code>) no longer holds
-      ${member.roles.join(', ')}: they leave the Staff page and cannot sign in to the console. Invite them again to give
+      ${roleNames(member.roles)}: they leave the Staff page and cannot sign in to the console. Invite them again to give
       them access.
     </p>
     ${postForm({

@@ -21,8 +21,8 @@ export class StaffController {
 
   @Get()
   @ConsolePage('Tenant.Manage')
-  list(@Console() who: ConsolePrincipal, @Res() res: Response): Promise<void> {
-    return this.out.send(res, who, this.staff.list(who));
+  list(@Console() who: ConsolePrincipal, @Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.out.send(res, who, this.staff.list(who, req.query as Record<string, unknown>));
   }
 
   @Get('invite')

@@ -1,4 +1,4 @@
-import { ROLES, type Role } from '@gatehouse/accounts';
+import { ROLES, ROLE_NAMES, type Role } from '@gatehouse/accounts';
 import type { StaffMemberView } from '@gatehouse/provisioning';
 import { invitationBadge, invitationSection } from './staff-invitation.pages.js';
 import {
@@ -6,9 +6,11 @@ import {
   type SafeHtml,
   badge,
   checkboxGroup,
+  filterForm,
   formError,
   html,
   inputField,
+  listUrl,
   postForm,
   selectField,
   table,
@@ -24,12 +26,7 @@ export const ROLE_HINTS: Record<Role, string> = {
   Auditor: 'reads the audit log, users and clients; changes nothing',
 };
 
-const ROLE_LABELS: Record<Role, string> = {
-  Administrator: 'Administrator',
-  ContactPerson: 'Contact person',
-  ITDepartment: 'IT department',
-  Auditor: 'Auditor',
-};
+const ROLE_LABELS = ROLE_NAMES;
 
 export function roleBadges(roles: readonly Role[]): SafeHtml {
   return roles.length ? html`${roles.map((role) => html`${badge(ROLE_LABELS[role])} `)}` : badge('no role', 'warn');
@@ -45,20 +42,30 @@ export function statusBadge(member: StaffMemberView): SafeHtml {
   return invitationBadge(member) ?? badge('active', 'good');
 }
 
-export function staffList(base: string, staff: StaffMemberView[]): SafeHtml {
-  return table({
+export function staffList(base: string, staff: StaffMemberView[], query: { q: string; sort: string } = { q: '', sort: '' }): SafeHtml {
+  const path = `${base}/staff`;
+  return html`${filterForm({
+    action: path,
+    submit: 'Search',
+    keep: { sort: query.sort },
+    fields: [{ kind: 'text', name: 'q', id: 'filter-q', label: 'Search', hint: 'Part of a name, username or email', value: query.q }],
+  })}
+  ${table({
     caption: 'Staff of this tenant',
+    sorting: { current: query.sort || 'name', url: (sort) => listUrl(path, { q: query.q, sort: sort === 'name' ? '' : sort }) },
     columns: [
-      { header: 'Name', cell: (m: StaffMemberView) => html`<a href="${base}/staff/${m.id}">${m.displayName}</a>` },
-      { header: 'Username', cell: (m) => html`<code>${m.username}</code>` },
-      { header: 'Email', cell: (m) => m.email },
+      { header: 'Name', sort: 'name', cell: (m: StaffMemberView) => html`<a href="${base}/staff/${m.id}">${m.displayName}</a>` },
+      { header: 'Username', sort: 'username', cell: (m) => html`<code>${m.username}</code>` },
+      { header: 'Email', sort: 'email', cell: (m) => m.email },
       { header: 'Roles', cell: (m) => roleBadges(m.roles) },
       { header: 'Second factor', cell: (m) => factorBadge(m) },
       { header: 'Status', cell: (m) => statusBadge(m) },
     ],
     rows: staff,
-    empty: 'No staff yet. Invite the first person with "Invite staff".',
-  });
+    empty: query.q
+      ? html`No staff member matches “${query.q}”. <a href="${path}">Clear the search</a>, or invite them with "Invite staff".`
+      : 'No staff yet. Invite the first person with "Invite staff".',
+  })}`;
 }
 
 export interface InviteForm {
@@ -142,6 +149,13 @@ export function memberPage(input: { base: string; csrf: string; member: StaffMem
 }
 
 export function resetConfirmation(input: { base: string; csrf: string; member: StaffMemberView }): SafeHtml {
+  if (!input.member.authenticatorSince) {
+    return html`<p>
+        <strong>${input.member.displayName}</strong> has no second factor yet: they set up an authenticator app at their
+        first sign-in, so there is nothing to reset.
+      </p>
+      <p><a href="${input.base}/staff/${input.member.id}">Back to ${input.member.displayName}</a></p>`;
+  }
   return html`<p>
       This removes the authenticator app and every recovery code of <strong>${input.member.displayName}</strong>
       (<code>${input.member.username}</code>) and ends all their sessions. At their next sign-in they set up a new

@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
-import { type AccountReset, AccountError, AccountErrorCode, type Role, UserService, accountResetLines } from '@gatehouse/accounts';
+import { type AccountReset, AccountError, AccountErrorCode, type Role, UserService, accountResetLines, roleNames } from '@gatehouse/accounts';
+import { parseTextSort, textSortParam } from '@gatehouse/database';
 import { StaffAccessService, StaffError, StaffErrorCode, usernameFromEmail } from '@gatehouse/provisioning';
 import { type FieldErrors, html, utc } from '@gatehouse/views';
 import { CreateUserDto, UpdateUserDto } from '../../dto/users.dto.js';
 import { field, fieldList, formErrors } from '../frame/console-forms.js';
+import { queryText } from '../frame/console-paging.js';
 import type { ConsolePrincipal } from '../frame/console-principal.js';
 import type { ConsoleResult, ConsoleView } from '../frame/console-responder.js';
 import { type InviteForm, inviteForm, memberPage, resetConfirmation, staffList } from './staff.pages.js';
@@ -21,12 +23,14 @@ export class StaffPresenter {
     private readonly users: UserService,
   ) {}
 
-  async list(who: ConsolePrincipal): Promise<ConsoleView> {
+  async list(who: ConsolePrincipal, query: Record<string, unknown>): Promise<ConsoleView> {
+    const q = queryText(query, 'q').trim().slice(0, 200);
+    const sort = parseTextSort(queryText(query, 'sort'), ['name', 'username', 'email']);
     return {
       title: 'Staff',
       lead: 'The people who work in this console, their roles and second factors.',
       action: html`<a class="button" href="${who.base}/staff/invite">Invite staff</a>`,
-      body: staffList(who.base, await this.staff.list(who.tenantId, who)),
+      body: staffList(who.base, await this.staff.list(who.tenantId, who, { search: q, sort }), { q, sort: sort ? textSortParam(sort) : '' }),
     };
   }
 
@@ -82,11 +86,11 @@ export class StaffPresenter {
     try {
       const updated = await this.users.update(who.tenantId, who, id, { roles: roles as Role[] });
       if (updated.accountReset) {
-        const text = `${updated.displayName} now holds: ${updated.roles.join(', ')}. A console activation link went to ${updated.email} (valid until ${utc(updated.accountReset.activation.expiresAt)}). ${resetText(updated.accountReset)}`;
+        const text = `${updated.displayName} now holds: ${roleNames(updated.roles)}. A console activation link went to ${updated.email} (valid until ${utc(updated.accountReset.activation.expiresAt)}). ${resetText(updated.accountReset)}`;
         return { redirect: `${who.base}/staff/${id}`, flash: { kind: 'warning', text } };
       }
       const text = updated.roles.length
-        ? `${updated.displayName} now holds: ${updated.roles.join(', ')}. It takes effect on their next click.`
+        ? `${updated.displayName} now holds: ${roleNames(updated.roles)}. It takes effect on their next click.`
         : `${updated.displayName} holds no role now and can no longer sign in to the console.`;
       return { redirect: `${who.base}/staff/${id}`, flash: { kind: 'success', text } };
     } catch (error) {

@@ -13,6 +13,7 @@ import {
   inputField,
   postForm,
   table,
+  expiryTag,
   timeTag,
   utc,
 } from '@gatehouse/views';
@@ -139,7 +140,7 @@ function invitations(input: UserDetailInput): SafeHtml {
         { header: 'Sections', cell: (i: InvitationView) => html`${i.sections.map((s) => html`<code>${s}</code> `)}` },
         { header: 'Status', cell: (i) => badge(i.status, INVITATION_TONE[i.status]) },
         { header: 'Sent', cell: (i) => timeTag(new Date(i.createdAt)) },
-        { header: 'Expires', cell: (i) => (i.status === 'pending' ? timeTag(new Date(i.expiresAt)) : '—') },
+        { header: 'Expires', cell: (i) => (i.status === 'pending' ? expiryTag(new Date(i.expiresAt)) : '—') },
         ...(may.invite
           ? [{
               header: 'Actions',

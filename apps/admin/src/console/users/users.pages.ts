@@ -1,4 +1,4 @@
-import { ROLES, type UserView } from '@gatehouse/accounts';
+import { ROLES, ROLE_NAMES, type UserView } from '@gatehouse/accounts';
 import {
   type FieldErrors,
   type Option,
@@ -6,6 +6,7 @@ import {
   badge,
   checkboxGroup,
   filterForm,
+  listUrl,
   formError,
   html,
   inputField,
@@ -23,6 +24,8 @@ export interface UserListFilters {
   status?: string;
   role?: string;
   invitations?: string;
+  /** `name`, `-name`, `username`, …; `''`: newest first. */
+  sort?: string;
 }
 
 export const STATUS_OPTIONS: Option[] = [
@@ -32,7 +35,7 @@ export const STATUS_OPTIONS: Option[] = [
   { value: 'disabled', label: 'Disabled' },
 ];
 
-const ROLE_OPTIONS: Option[] = [{ value: '', label: 'Any role' }, ...ROLES.map((r) => ({ value: r, label: r }))];
+const ROLE_OPTIONS: Option[] = [{ value: '', label: 'Any role' }, ...ROLES.map((r) => ({ value: r, label: ROLE_NAMES[r] }))];
 
 /**
  * The status as one word. `invitedUntil`: the person has not set a password yet, and their newest
@@ -61,10 +64,11 @@ export interface UserListInput {
 
 export function userList(input: UserListInput): SafeHtml {
   const { base, filters } = input;
-  const filtered = Object.values(filters).some(Boolean);
+  const filtered = Boolean(filters.q || filters.status || filters.role || filters.invitations);
   return html`${filterForm({
       action: `${base}/users`,
       submit: 'Search',
+      keep: { sort: filters.sort, invitations: filters.invitations },
       fields: [
         { kind: 'text', name: 'q', label: 'Search', hint: 'Start of a name, username or email', value: filters.q },
         { kind: 'select', name: 'status', label: 'Status', options: STATUS_OPTIONS, value: filters.status },
@@ -75,11 +79,12 @@ export function userList(input: UserListInput): SafeHtml {
       ? html`<p class="notice">Showing users with an invitation expiring within 48 hours. <a href="${base}/users">Show all users</a></p>`
       : ''}
     ${table({
-      caption: 'Users of this tenant, newest first',
+      caption: filters.sort ? 'Users of this tenant' : 'Users of this tenant, newest first',
+      sorting: { current: filters.sort ?? '', url: (sort) => listUrl(`${base}/users`, { ...filters, sort }) },
       columns: [
-        { header: 'Name', cell: (u: UserView) => html`<a href="${base}/users/${u.id}">${u.displayName}</a>` },
-        { header: 'Username', cell: (u) => html`<code>${u.username}</code>` },
-        { header: 'Email', cell: (u) => u.email },
+        { header: 'Name', sort: 'name', cell: (u: UserView) => html`<a href="${base}/users/${u.id}">${u.displayName}</a>` },
+        { header: 'Username', sort: 'username', cell: (u) => html`<code>${u.username}</code>` },
+        { header: 'Email', sort: 'email', cell: (u) => u.email },
         { header: 'Status', cell: (u) => userStatusBadge(u, input.invited.get(u.id)) },
         { header: 'Roles', cell: (u) => (u.roles.length ? roleBadges(u.roles) : '—') },
         { header: 'Last sign-in', cell: (u) => lastSignIn(u) },
@@ -89,7 +94,13 @@ export function userList(input: UserListInput): SafeHtml {
         ? html`No user matches these filters. <a href="${base}/users">Clear the filters</a>, or create the user.`
         : 'No users yet. Create one with "New user", or approve an access request.',
     })}
-    ${pager({ path: `${base}/users`, filters: { ...filters }, newer: input.newer, older: input.older })}`;
+    ${pager({
+      path: `${base}/users`,
+      filters: { ...filters },
+      newer: input.newer,
+      older: input.older,
+      labels: filters.sort ? { newer: 'Previous', older: 'Next' } : undefined,
+    })}`;
 }
 
 export interface NewUserForm {

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
-import { AccountError, AccountErrorCode, type Role, UserService, type UserStatusFilter, type UserView, mayManageUser, userPosition } from '@gatehouse/accounts';
+import { AccountError, AccountErrorCode, type Role, UserService, type UserStatusFilter, type UserView, mayManageUser, userPosition, userSortKey } from '@gatehouse/accounts';
 import { type AuditEventView, AuditService } from '@gatehouse/audit';
-import { encodeCursor } from '@gatehouse/database';
+import { type TextSort, encodeCursor, encodeTextCursor, parseTextSort, textSortParam } from '@gatehouse/database';
 import { DocService } from '@gatehouse/docs';
 import { InvitationError, InvitationService } from '@gatehouse/invitations';
 import { type FieldErrors, type Option, html } from '@gatehouse/views';
@@ -17,7 +17,11 @@ import { type UserDetailInput, userDetail } from './user-detail.pages.js';
 import { type NewUserForm, type UserListFilters, newUserForm, userList } from './users.pages.js';
 
 type Query = Record<string, unknown>;
-const cursorOf = (user: UserView) => encodeCursor(userPosition({ createdAt: new Date(user.createdAt), id: user.id }));
+const SORTS = ['name', 'username', 'email'] as const;
+const cursorOf = (sort: TextSort | undefined) => (user: UserView) =>
+  sort
+    ? encodeTextCursor(sort, { key: userSortKey(user, sort), id: user.id })
+    : encodeCursor(userPosition({ createdAt: new Date(user.createdAt), id: user.id }));
 const PAGE = 50;
 
 /** The invitation part of a form (create user, open sections): the REST DTO's rules and messages. */
@@ -45,7 +49,14 @@ export class UsersPresenter {
   ) {}
 
   async list(who: ConsolePrincipal, query: Query): Promise<ConsoleView> {
-    const filters: UserListFilters = { q: text(query, 'q').trim(), status: text(query, 'status'), role: text(query, 'role'), invitations: text(query, 'invitations') };
+    const sort = parseTextSort(text(query, 'sort'), SORTS);
+    const filters: UserListFilters = {
+      q: text(query, 'q').trim(),
+      status: text(query, 'status'),
+      role: text(query, 'role'),
+      invitations: text(query, 'invitations'),
+      sort: sort ? textSortParam(sort) : '',
+    };
     const errors = await formErrors(UserQueryDto, { search: filters.q || undefined, status: filters.status || undefined, role: filters.role || undefined });
     const valid = !Object.keys(errors).length;
     const { newer, older, items } = valid ? await this.page(who, filters, text(query, 'after'), text(query, 'before')) : { items: [], newer: undefined, older: null };
@@ -67,10 +78,11 @@ export class UsersPresenter {
       role: (filters.role as Role) || undefined,
       invitations: filters.invitations === 'expiring' ? ('expiring' as const) : undefined,
       order: 'newest' as const,
+      sort: parseTextSort(filters.sort, SORTS),
       limit: PAGE,
     };
     const fetch = (cursor: string | undefined, backward: boolean) => this.users.list(who.tenantId, { ...filter, cursor, backward });
-    const window = await cursorWindow(fetch, cursorOf, { after, before });
+    const window = await cursorWindow(fetch, cursorOf(filter.sort), { after, before });
     return { items: window.items, newer: window.previous, older: window.next };
   }
 

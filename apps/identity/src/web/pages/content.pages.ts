@@ -1,4 +1,4 @@
-import { type SafeHtml, html } from '@gatehouse/views';
+import { type SafeHtml, html, when } from '@gatehouse/views';
 
 export interface SectionLink {
   slug: string;
@@ -33,7 +33,7 @@ export function invitationPage(input: {
     <ul>
       ${input.sections.map((s) => html`<li>${s.title}</li>`)}
     </ul>
-    <p class="hint">This invitation is valid until ${input.expiresAt.toUTCString()}.</p>
+    <p class="hint">This invitation expires ${when(input.expiresAt)}.</p>
     <form method="post" action="${input.action}">
       <input type="hidden" name="_csrf" value="${input.csrf}" />
       <button type="submit">Accept</button>

@@ -1,4 +1,4 @@
-import { type SafeHtml, html } from '@gatehouse/views';
+import { type SafeHtml, html, utc } from '@gatehouse/views';
 import { type AccessRequestForm, EMAIL_MAX, type FieldProblem, NAME_MAX, TEXT_MAX } from '@gatehouse/requests';
 
 /** What the form holds, as typed (re-shown after a refusal). */
@@ -219,7 +219,5 @@ export function requestConfirmedPage(): SafeHtml {
     <p>You will receive an email when it has been decided.</p>`;
 }
 
-/** `2026-12-01 14:00 UTC` */
-export function utc(date: Date): string {
-  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-}
+/** `2026-12-01 14:00 UTC`: the one time format of pages and mails. */
+export { utc };
