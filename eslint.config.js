@@ -17,7 +17,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['libs/config/**', 'test/**', 'apps/*/src/main.ts', 'bench/**', '**/*.spec.ts', 'vitest.config.ts'],
+    files: ['libs/config/**', 'test/**', 'apps/*/src/main.ts', 'bench/**', '**/*.spec.ts', 'vitest.config.ts', 'vitest.bench-smoke.config.ts'],
     rules: { 'no-restricted-properties': 'off', 'no-console': 'off' },
   },
 );

@@ -1,6 +1,9 @@
 import { resolve } from 'node:path';
 import swc from 'unplugin-swc';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/** The benchmark's smoke run: its own CI step and `npm run bench:smoke` (vitest.bench-smoke.config.ts), not `npm test`. */
+export const BENCH_SMOKE = 'test/bench-smoke.e2e-spec.ts';
 
 export default defineConfig({
   plugins: [swc.vite({ module: { type: 'es6' } })],
@@ -9,6 +12,7 @@ export default defineConfig({
   },
   test: {
     include: ['apps/**/*.spec.ts', 'libs/**/*.spec.ts', 'test/**/*.e2e-spec.ts'],
+    exclude: [...configDefaults.exclude, BENCH_SMOKE],
     globalSetup: ['test/support/global-setup.ts'],
     pool: 'forks',
     testTimeout: 30_000,

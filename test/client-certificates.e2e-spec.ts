@@ -1,120 +1,40 @@
 import { execFile } from 'node:child_process';
-import { createSecretKey } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { ConfidentialClientApplication } from '@azure/msal-node';
-import type { INestApplication } from '@nestjs/common';
-import { SignJWT, createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAdminApp } from '../apps/admin/src/admin.app.js';
-import { createIdentityApp } from '../apps/identity/src/identity.app.js';
-import { AdminFixtures, type OperatorFixture } from './support/admin-fixtures.js';
-import {
-  type ClientCertificate,
-  makeAssertion,
-  makeCertificate,
-  tlsCertificate,
-  trustOnly,
-} from './support/client-certificates.js';
-import { freePort } from './support/http-apps.js';
-import { LogCapture } from './support/log-capture.js';
-import { testConfig } from './support/test-config.js';
-import { type TestDatabase, createTestDatabase } from './support/test-database.js';
-import { TokenFixtures } from './support/token-fixtures.js';
+import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CertificateEnv } from './support/certificate-env.js';
+import { type ClientCertificate, makeAssertion, makeCertificate } from './support/client-certificates.js';
 
-const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 const run = promisify(execFile);
 
 /**
- * Certificate credentials end to end (DESIGN §9, SECURITY 51): registered through the admin API,
- * used by MSAL Node and @azure/identity over https with only the authority changed, hand-made
- * assertions, replay across replicas, and every bad assertion refused with Entra's code.
+ * Certificate credentials end to end (DESIGN §9): registered through the admin API, used by MSAL
+ * Node and @azure/identity over https with only the authority changed, hand-made assertions and
+ * replay across replicas. Every bad assertion and Entra's code for it: client-certificate-assertions.
  */
 describe('certificate credentials', () => {
-  let database: TestDatabase;
-  let identity: INestApplication;
-  let replica: INestApplication;
-  let admin: INestApplication;
+  const env = new CertificateEnv({ replica: true });
+  const { tokenEndpoint, adminCall, withAssertion, logs } = env;
   let authority: string;
   let replicaUrl: string;
   let adminUrl: string;
-  let operator: OperatorFixture;
+  let operator: CertificateEnv['operator'];
   let tenantId: string;
   let clientId: string;
   let otherClientId: string;
   let certificate: ClientCertificate;
   let ecCertificate: ClientCertificate;
   let otherCertificate: ClientCertificate;
-  let restore: () => void = () => undefined;
-  let tls: { cert: string; key: string };
-  const logs = new LogCapture();
-
-  const tokenEndpoint = () => `${authority}/oauth2/v2.0/token`;
-  const adminCall = (method: string, path: string, body?: unknown) =>
-    fetch(`${adminUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${operator.token}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-
-  async function withAssertion(assertion: string, base = authority, extra: Record<string, string> = {}) {
-    const response = await fetch(`${base}/oauth2/v2.0/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: clientId,
-        client_assertion_type: ASSERTION_TYPE,
-        client_assertion: assertion,
-        scope: 'api://orders/.default',
-        ...extra,
-      }),
-    });
-    const body = (await response.json()) as { access_token?: string; error?: string; error_codes?: number[] };
-    return { status: response.status, body, code: body.error_codes?.[0] ?? 200 };
-  }
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    tls = await tlsCertificate();
-    restore = await trustOnly(tls.cert);
-    const [port, replicaPort, adminPort] = [await freePort(), await freePort(), await freePort()];
-    const config = testConfig(database.url, { publicUrl: `https://localhost:${port}` });
-    identity = await createIdentityApp({ config, logDestination: logs, https: { cert: tls.cert, key: tls.key } });
-    await identity.listen(port, '127.0.0.1');
-    // A second replica of the same deployment (same PUBLIC_URL), reached directly.
-    replica = await createIdentityApp({ config, logDestination: logs });
-    await replica.listen(replicaPort, '127.0.0.1');
-    admin = await createAdminApp({ config, logDestination: logs });
-    await admin.listen(adminPort, '127.0.0.1');
-    adminUrl = `http://127.0.0.1:${adminPort}/admin/v1`;
-    const adminFx = new AdminFixtures(admin, config);
-    const tenant = await adminFx.tenant();
-    tenantId = tenant.tenantId;
-    operator = await adminFx.operator(tenant, ['Administrator']);
-    const fx = new TokenFixtures(identity, config.secretPepper);
-    const orders = await fx.api(tenantId, { identifier: 'api://orders', scopes: ['Orders.Read'] });
-    const client = await fx.client(tenantId);
-    await fx.grant(tenantId, client.id, [orders.scopeIds['Orders.Read']!]);
-    clientId = client.clientId;
-    const other = await fx.readyClient(tenantId, orders, ['Orders.Read']);
-    otherClientId = other.clientId;
-    authority = `https://localhost:${port}/${tenantId}`;
-    replicaUrl = `http://127.0.0.1:${replicaPort}/${tenantId}`;
-    certificate = makeCertificate();
-    ecCertificate = makeCertificate({ type: 'ec' });
-    otherCertificate = makeCertificate();
-  });
-
-  afterAll(async () => {
-    restore();
-    await replica?.close();
-    await identity?.close();
-    await admin?.close();
-    await database?.drop();
-  });
+  let tls: CertificateEnv['tls'];
+  beforeAll(
+    () =>
+      void ({ authority, replicaUrl, adminUrl, operator, tenantId, clientId, otherClientId, certificate, ecCertificate, otherCertificate, tls } =
+        env),
+  );
 
   describe('admin API', () => {
     it('registers a certificate and answers its thumbprints as Entra shows them', async () => {
@@ -270,110 +190,6 @@ describe('certificate credentials', () => {
     });
   });
 
-  describe('bad assertions (SECURITY 51)', () => {
-    const audience = () => tokenEndpoint();
-
-    it('alg none and HS256 keyed with the certificate → 5002738', async () => {
-      const header = Buffer.from(JSON.stringify({ alg: 'none', x5t: certificate.x5t })).toString('base64url');
-      const payload = Buffer.from(
-        JSON.stringify({
-          iss: clientId,
-          sub: clientId,
-          aud: audience(),
-          exp: Math.floor(Date.now() / 1000) + 300,
-          jti: 'none-1',
-        }),
-      ).toString('base64url');
-      expect(await withAssertion(`${header}.${payload}.`)).toMatchObject({ status: 401, code: 5002738 });
-      const hmac = await new SignJWT({ iss: clientId, sub: clientId, aud: audience(), jti: 'hs-1' })
-        .setProtectedHeader({ alg: 'HS256', x5t: certificate.x5t })
-        .setExpirationTime('5m')
-        .sign(createSecretKey(Buffer.from(certificate.pem)));
-      expect(await withAssertion(hmac)).toMatchObject({ status: 401, code: 5002738 });
-    });
-
-    it('wrong audience → 700023; another tenant or a path variant is not this endpoint', async () => {
-      for (const aud of [
-        'https://login.microsoftonline.com/common/oauth2/v2.0/token',
-        `${authority}/v2.0`,
-        `${tokenEndpoint()}/`,
-      ]) {
-        expect(await withAssertion(await makeAssertion(certificate, { clientId, audience: aud })), aud).toMatchObject({
-          status: 401,
-          code: 700023,
-        });
-      }
-    });
-
-    it('expired, not yet valid, or day-long → 700024', async () => {
-      const expired = await makeAssertion(certificate, {
-        clientId,
-        audience: audience(),
-        issuedSecondsAgo: 1200,
-        lifetimeSeconds: 300,
-      });
-      const future = await makeAssertion(certificate, { clientId, audience: audience(), issuedSecondsAgo: -1200 });
-      const dayLong = await makeAssertion(certificate, { clientId, audience: audience(), lifetimeSeconds: 86_400 });
-      for (const assertion of [expired, future, dayLong]) {
-        expect(await withAssertion(assertion)).toMatchObject({ status: 401, code: 700024 });
-      }
-    });
-
-    it("another client's certificate, a tampered signature, no certificate named → 700027 / 5002723", async () => {
-      const borrowed = await makeAssertion(otherCertificate, {
-        clientId,
-        audience: audience(),
-        header: { x5t: otherCertificate.x5t },
-      });
-      expect(await withAssertion(borrowed)).toMatchObject({ status: 401, code: 700027 });
-      const forged = await makeAssertion(otherCertificate, {
-        clientId,
-        audience: audience(),
-        header: { x5t: certificate.x5t },
-      });
-      expect(await withAssertion(forged)).toMatchObject({ status: 401, code: 700027 });
-      const anonymous = await makeAssertion(certificate, {
-        clientId,
-        audience: audience(),
-        header: { x5t: undefined },
-      });
-      expect(await withAssertion(anonymous)).toMatchObject({ status: 401, code: 5002723 });
-    });
-
-    it('no jti → 90014; iss ≠ sub or ≠ client_id → 700021; malformed or a control character in jti → 50027; secret and assertion both → 90014', async () => {
-      expect(
-        await withAssertion(await makeAssertion(certificate, { clientId, audience: audience(), jti: null })),
-      ).toMatchObject({
-        status: 400,
-        code: 90014,
-      });
-      const mismatch = await makeAssertion(certificate, {
-        clientId,
-        audience: audience(),
-        claims: { sub: otherClientId },
-      });
-      expect(await withAssertion(mismatch)).toMatchObject({ status: 401, code: 700021 });
-      const forOther = await makeAssertion(certificate, { clientId: otherClientId, audience: audience() });
-      expect(await withAssertion(forOther)).toMatchObject({ status: 401, code: 700021 });
-      expect(await withAssertion('not.a.jwt')).toMatchObject({ status: 400, code: 50027 });
-      const controlJti = await makeAssertion(certificate, { clientId, audience: audience(), jti: 'a\u0000b' });
-      expect(await withAssertion(controlJti)).toMatchObject({ status: 400, code: 50027 });
-      const good = await makeAssertion(certificate, { clientId, audience: audience() });
-      expect(await withAssertion(good, authority, { client_secret: 'x' })).toMatchObject({ status: 400, code: 90014 });
-    });
-
-    it('an expired registered certificate → 7000274', async () => {
-      const aging = makeCertificate({ notAfter: new Date(Date.now() + 2_000) });
-      expect((await adminCall('POST', `/clients/${clientId}/certificates`, { certificate: aging.pem })).status).toBe(
-        201,
-      );
-      await new Promise((resolve) => setTimeout(resolve, 2_500));
-      expect(await withAssertion(await makeAssertion(aging, { clientId, audience: audience() }))).toMatchObject({
-        status: 401,
-        code: 7000274,
-      });
-    });
-  });
 
   it('logs hold no private key and no assertion', async () => {
     await new Promise((resolve) => setTimeout(resolve, 100));

@@ -56,6 +56,7 @@ describe('npm start without DATABASE_URL (embedded Postgres)', () => {
       MANAGEMENT_PORT: String(await freePort()),
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       LOG_LEVEL: 'info',
+      TOKEN_WARMUP_REQUESTS: '200', // runs, shortened (its subject is token-warm-up.e2e-spec.ts)
     };
     child = spawn(process.execPath, [MAIN, 'start'], { cwd: home, env, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout?.on('data', (chunk: Buffer) => ((output += chunk.toString()), (stdout += chunk.toString())));

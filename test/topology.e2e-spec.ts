@@ -115,6 +115,9 @@ describe('the compose topology: proxy, identity × 2, admin, worker × 2 on one 
       ...base,
       DATA_DIR: scratch(`topology-${service}`),
       MANAGEMENT_PORT: String(managementPort),
+      // The warm-up runs, shortened: 20,000 requests take both cores for seconds per identity start
+      // (three here), and what the warm-up itself does is token-warm-up.e2e-spec.ts's subject.
+      TOKEN_WARMUP_REQUESTS: '200',
     };
     if (service === 'admin') env.ADMIN_PORT = String(port);
     else env.PORT = String(port);

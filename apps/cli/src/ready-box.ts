@@ -24,6 +24,12 @@ export function readyBox(config: AppConfig, tenant: string, bootstrapped: Bootst
     `console:                 ${config.adminPublicUrl}/console`,
     `admin API:               ${admin}/admin/v1   (OpenAPI: ${admin}/admin/docs)`,
     `metrics, health:         http://${displayHost(config.host)}:${config.managementPort}/metrics`,
+    ...(config.dataDirMoved
+      ? [
+          `data (DATA_DIR):         ${config.dataDir}`,
+          `  not ./var: run as root, PostgreSQL runs as "postgres", which cannot enter ${config.dataDirMoved}`,
+        ]
+      : []),
     '',
     ...(bootstrapped
       ? [

@@ -7,6 +7,11 @@ export interface AppConfig {
   /** `undefined` means: run an embedded Postgres under `dataDir`. */
   databaseUrl: string | undefined;
   dataDir: string;
+  /**
+   * Set when `DATA_DIR` was unset and a root start put it in `/var/lib/gatehouse` (`ROOT_DATA_DIR`)
+   * rather than `./var`: the folder on the way to `./var` that the embedded PostgreSQL's account cannot enter.
+   */
+  dataDirMoved?: string;
   /** Base URL of the identity app as clients see it, without a trailing slash. */
   publicUrl: string;
   port: number;

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { AppConfig, ConfigError, LogLevel, NodeEnv } from './app-config.js';
+import { defaultDataDir } from './default-data-dir.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -22,8 +23,11 @@ export function loadConfig(env: Env): AppConfig {
 
   const nodeEnv = oneOf(read('NODE_ENV') ?? 'development', NODE_ENVS, 'NODE_ENV', problems);
   const logLevel = oneOf(read('LOG_LEVEL') ?? 'info', LOG_LEVELS, 'LOG_LEVEL', problems);
-  const dataDir = resolve(read('DATA_DIR') ?? './var');
   const databaseUrl = optionalUrl(read('DATABASE_URL'), ['postgres:', 'postgresql:'], 'DATABASE_URL', problems);
+  const explicitDataDir = read('DATA_DIR');
+  const { dataDir, outOfReach } = explicitDataDir
+    ? { dataDir: resolve(explicitDataDir), outOfReach: undefined }
+    : defaultDataDir({ embedded: !read('DATABASE_URL'), uid: process.getuid?.(), rootDataDir: read('ROOT_DATA_DIR') });
   const devTls = flag(read('DEV_TLS'), 'DEV_TLS', problems);
   const tokenOutageGraceSeconds = seconds(read('TOKEN_OUTAGE_GRACE_SECONDS') ?? '600', 'TOKEN_OUTAGE_GRACE_SECONDS', problems);
   const tokenCacheClients = wholeNumber(read('TOKEN_CACHE_CLIENTS') ?? '150000', 'TOKEN_CACHE_CLIENTS', problems);
@@ -93,6 +97,7 @@ export function loadConfig(env: Env): AppConfig {
     nodeEnv: nodeEnv as NodeEnv,
     databaseUrl,
     dataDir,
+    ...(outOfReach ? { dataDirMoved: outOfReach } : {}),
     publicUrl: publicUrl!.replace(/\/+$/, ''),
     port: port!,
     adminPort: adminPort!,

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import {
   chmodSync,
   chownSync,
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -12,7 +13,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { createServer } from 'node:net';
-import { dirname, join, parse } from 'node:path';
+import { basename, dirname, join, parse } from 'node:path';
 import pg from 'pg';
 import { EmbeddedPostgresError } from './embedded-postgres-error.js';
 import { postgresAccount } from './postgres-account.js';
@@ -47,11 +48,14 @@ export async function startEmbeddedPostgres(
   const initialised = existsSync(join(databaseDir, 'PG_VERSION'));
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  const binaries = await postgresBinaries();
+  let binaries = await postgresBinaries();
   const account = asRoot ? await postgresAccount() : undefined;
   if (account) {
     // Execute-only for others: the server's account can reach its folder, not list or read DATA_DIR.
     chmodSync(dataDir, statSync(dataDir).mode | 0o011);
+    if (!firstBlocked(account, dataDir) && firstBlocked(account, dirname(binaries.initdb))) {
+      binaries = reachableCopy(binaries, dataDir, log);
+    }
     assertReachable(account, dataDir, dirname(binaries.initdb));
   }
   const password = initialised ? storedPassword(dataDir) : newPassword(dataDir);
@@ -136,6 +140,24 @@ function run(binary: string, args: string[], account?: { uid: number; gid: numbe
       else reject(new EmbeddedPostgresError(`initdb failed (exit code ${code}): ${stderr.trim().split('\n').pop()}`));
     });
   });
+}
+
+/**
+ * The binaries where the server's account can run them: a checkout under a home it cannot enter
+ * (`/root`, mode 0700) holds them out of its reach, so a copy of the package's `bin`, `lib` and
+ * `share` goes under DATA_DIR once (about 60 MB, reused by later starts).
+ */
+function reachableCopy(binaries: PostgresBinaries, dataDir: string, log: (msg: string) => void): PostgresBinaries {
+  const native = dirname(dirname(binaries.initdb));
+  const copy = join(dataDir, 'postgresql-binaries');
+  const copied = join(copy, 'bin', basename(binaries.postgres));
+  const same = (a: string, b: string) => statSync(a).size === statSync(b).size && statSync(a).mtimeMs === statSync(b).mtimeMs;
+  if (!existsSync(copied) || !same(binaries.postgres, copied)) {
+    log(`copying the embedded PostgreSQL's binaries to ${copy}, where its account can run them`);
+    rmSync(copy, { recursive: true, force: true });
+    cpSync(native, copy, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
+  }
+  return { initdb: join(copy, 'bin', basename(binaries.initdb)), postgres: join(copy, 'bin', basename(binaries.postgres)) };
 }
 
 /**
