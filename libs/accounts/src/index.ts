@@ -15,6 +15,7 @@ export * from './user-credentials.service.js';
 export * from './password-policy.js';
 export * from './login.repository.js';
 export * from './login.service.js';
+export * from './login.rules.js';
 export * from './accounts.module.js';
 export * from './mfa/index.js';
 export * from './reset/index.js';

@@ -4,8 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import argon2 from 'argon2';
 import { DataSource, EntityManager } from 'typeorm';
 import { type Actor, AuditService } from '@gatehouse/audit';
-import { type Page, type PageRequest, type TextSort, decodeCursor, decodeTextCursor, pageSize, toPage } from '@gatehouse/database';
-import { announceChange, uniqueViolation } from '@gatehouse/database';
+import { type Page, type PageRequest, type TextSort, announceChange, decodeCursor, decodeTextCursor, pageSize, toPage, uniqueViolation } from '@gatehouse/database';
 import { OrganisationService } from '@gatehouse/organisations';
 import { AccountError, AccountErrorCode } from './account.errors.js';
 import { ActivationService } from './activation.service.js';
@@ -14,6 +13,7 @@ import { ROLES, type Role } from './roles.js';
 import type { User, UserStatus } from './user.entity.js';
 import { USER_SORT_COLUMNS, UserRepository, type UserStatusFilter } from './user.repository.js';
 import { sortedPage } from './user-sort.js';
+import { keepAnAdministrator } from './administrator-guard.js';
 import { type UserView, toUserView } from './user.view.js';
 
 export type InitialPasswordMode = 'generate' | 'activation-link';
@@ -215,7 +215,7 @@ export class UserService {
     return this.transaction(options.em, async (em) => {
       if (roles !== undefined) await this.users.lockAdministrators(em, tenantId);
       const user = await this.requireManageable(tenantId, actor, id, em);
-      if (roles !== undefined && !roles.includes('Administrator')) await this.keepAnAdministrator(em, user);
+      if (roles !== undefined && !roles.includes('Administrator')) await keepAnAdministrator(this.users, em, user);
       const before = { email: user.email, displayName: user.displayName, roles: [...user.roles], organisationId: user.organisationId };
       if (input.organisationId !== undefined) user.organisationId = await this.organisationOf(em, tenantId, input.organisationId);
       if (input.email !== undefined) user.email = input.email;
@@ -243,7 +243,7 @@ export class UserService {
       if (status === 'disabled') await this.users.lockAdministrators(em, tenantId);
       const user = await this.requireManageable(tenantId, actor, id, em);
       if (user.status === status) return toUserView(user);
-      if (status === 'disabled') await this.keepAnAdministrator(em, user);
+      if (status === 'disabled') await keepAnAdministrator(this.users, em, user);
       user.status = status;
       const saved = await this.users.save(em, user);
       await this.record(em, tenantId, actor, status === 'active' ? 'user.enabled' : 'user.disabled', saved, {});
@@ -280,12 +280,6 @@ export class UserService {
   }
 
   /** Refuses to demote or disable the tenant's last active Administrator (callers hold the lock). */
-  private async keepAnAdministrator(em: EntityManager, user: User): Promise<void> {
-    if (user.status !== 'active' || !user.roles.includes('Administrator')) return;
-    if ((await this.users.countActiveAdministrators(em, user.tenantId, user.id)) > 0) return;
-    throw new AccountError(AccountErrorCode.LastAdministrator, 'The tenant would be left without an active Administrator.');
-  }
-
   private async require(tenantId: string, id: string, em?: EntityManager): Promise<User> {
     const user = await this.users.findById(tenantId, id, em, em !== undefined);
     if (!user) throw new AccountError(AccountErrorCode.NotFound, 'No such user.');

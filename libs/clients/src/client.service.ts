@@ -2,16 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { type User, UserRepository } from '@gatehouse/accounts';
+import { UserRepository } from '@gatehouse/accounts';
 import { type Actor, AuditService } from '@gatehouse/audit';
-import { type Page, type PageRequest, decodeCursor, pageSize, toPage } from '@gatehouse/database';
+import { type Page, type PageRequest, announceChange, decodeCursor, pageSize, toPage } from '@gatehouse/database';
 import { SecretHasher, generateClientSecret, secretHint } from '@gatehouse/crypto';
-import { announceChange } from '@gatehouse/database';
 import { OrganisationService } from '@gatehouse/organisations';
 import type { ApiClient, ClientState } from './api-client.entity.js';
 import { ClientError, ClientErrorCode } from './client.errors.js';
 import { ClientRepository } from './client.repository.js';
-import { mayChooseOwner, mayManageClientOf } from './operator-client.policy.js';
+import { mayManageClientOf } from './operator-client.policy.js';
+import { operatorClientRefused, ownerHasRoles, requireOwnerFor } from './client-owner.js';
 import { type ClientView, type IssuedSecret, type SecretView, isUnusedGrant, toClientView, toSecretView } from './client.view.js';
 import { ScopeResolver } from './scope-resolver.js';
 import { CredentialPolicyService, refuseOutsidePolicy } from './policy/credential-policy.service.js';
@@ -43,7 +43,6 @@ export interface IssueSecretInput {
 export type ClientActivatedHook = (em: EntityManager, client: ApiClient, actor: Actor) => Promise<void>;
 
 export const DEFAULT_SECRET_DAYS = 180;
-const DAY_MS = 86_400_000;
 
 /** API clients: lifecycle, granted scopes and secrets. */
 @Injectable()
@@ -68,7 +67,7 @@ export class ClientService {
   /** `active` at once when the owner holds a role (an operator's client), else `awaiting_scopes`. */
   async create(tenantId: string, actor: Actor, input: CreateClientInput, em?: EntityManager): Promise<ClientView> {
     return this.transaction(em, async (tx) => {
-      const owner = input.ownerUserId ? await this.requireOwnerFor(tx, tenantId, actor, input.ownerUserId) : null;
+      const owner = input.ownerUserId ? await requireOwnerFor(this.users, tx, tenantId, actor, input.ownerUserId) : null;
       const organisation = input.organisationId ? await this.organisations.requireAssignable(tx, tenantId, input.organisationId) : null;
       const client = await this.clients.insert(tx, {
         tenantId,
@@ -152,7 +151,7 @@ export class ClientService {
   /** Back to `active` when it has grants or its owner a role, else `awaiting_scopes`. */
   enable(tenantId: string, actor: Actor, clientId: string): Promise<ClientView> {
     return this.changeState(tenantId, actor, clientId, 'client.enabled', async (tx, client) =>
-      (await this.clients.countGrants(client.id, tx)) > 0 || (await this.ownerHasRoles(tx, client)) ? 'active' : 'awaiting_scopes',
+      (await this.clients.countGrants(client.id, tx)) > 0 || (await ownerHasRoles(this.users, tx, client)) ? 'active' : 'awaiting_scopes',
     );
   }
 
@@ -175,7 +174,7 @@ export class ClientService {
     const resolved = await this.scopes.resolve(tx, tenantId, requested);
     await this.clients.replaceGrants(tx, client, resolved.map((scope) => scope.id));
     if (client.state === 'awaiting_scopes' && resolved.length > 0) client.state = 'active';
-    else if (client.state === 'active' && resolved.length === 0 && !(await this.ownerHasRoles(tx, client))) client.state = 'awaiting_scopes';
+    else if (client.state === 'active' && resolved.length === 0 && !(await ownerHasRoles(this.users, tx, client))) client.state = 'awaiting_scopes';
     const saved = await this.clients.save(tx, client);
     const scopes = await this.scopeStrings(client, tx);
     const added = scopes.filter((scope) => !before.includes(scope));
@@ -201,7 +200,7 @@ export class ClientService {
       const policy = await this.policy.policyOf(tenantId, tx);
       const days = asked ?? defaultSecretDays(policy, DEFAULT_SECRET_DAYS);
       const now = new Date();
-      const expiresAt = new Date(now.getTime() + days * DAY_MS);
+      const expiresAt = new Date(now.getTime() + days * 86_400_000);
       refuseOutsidePolicy({ kind: 'secret', createdAt: now, expiresAt }, policy, 'expiresInDays');
       const secretText = generateClientSecret();
       const secret = await this.clients.insertSecret(tx, {
@@ -275,26 +274,9 @@ export class ClientService {
     return client;
   }
 
-  /** A new client's owner, if the actor may choose owners ({@link mayChooseOwner}) and give this one a client. */
-  private async requireOwnerFor(tx: EntityManager, tenantId: string, actor: Actor, ownerUserId: string): Promise<User> {
-    if (!mayChooseOwner(actor)) {
-      throw new ClientError(ClientErrorCode.OwnerRequiresAdministrator, 'Only an Administrator chooses who owns a client; leave ownerUserId out.');
-    }
-    const owner = await this.users.findById(tenantId, ownerUserId, tx);
-    if (!owner) throw new ClientError(ClientErrorCode.OwnerNotFound, 'No such owner in this tenant.');
-    if (!mayManageClientOf(actor, owner)) throw operatorClientRefused();
-    return owner;
-  }
-
   private async activated(tx: EntityManager, before: ClientState, client: ApiClient, actor: Actor): Promise<void> {
     if (before === 'active' || client.state !== 'active') return;
     for (const hook of this.activatedHooks) await hook(tx, client, actor);
-  }
-
-  private async ownerHasRoles(tx: EntityManager, client: ApiClient): Promise<boolean> {
-    if (!client.ownerUserId) return false;
-    const owner = await this.users.findById(client.tenantId, client.ownerUserId, tx);
-    return (owner?.roles.length ?? 0) > 0;
   }
 
   private async scopeStrings(client: ApiClient, em?: EntityManager): Promise<string[]> {
@@ -314,11 +296,4 @@ export class ClientService {
   private transaction<T>(em: EntityManager | undefined, work: (em: EntityManager) => Promise<T>): Promise<T> {
     return em ? work(em) : this.dataSource.transaction(work);
   }
-}
-
-function operatorClientRefused(): ClientError {
-  return new ClientError(
-    ClientErrorCode.OwnerPrivileged,
-    "This is a staff member's operator client: only its owner or an Administrator manages its credentials and state.",
-  );
 }

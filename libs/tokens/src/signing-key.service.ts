@@ -1,18 +1,18 @@
-import { KeyObject, createHash } from 'node:crypto';
+import { KeyObject } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { type JWTPayload, type JWTVerifyGetKey, errors as joseErrors, jwtVerify } from 'jose';
+import { type JWTPayload, type JWTVerifyGetKey, jwtVerify } from 'jose';
 import { DataSource, EntityManager } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
-import { KeyEncryptor, selfSignedCertificate } from '@gatehouse/crypto';
+import { KeyEncryptor } from '@gatehouse/crypto';
 import { ChangeListener, announceChange } from '@gatehouse/database';
 import { MAX_TOKEN_LIFETIME_SECONDS, type SigningAlgorithm, TenantService } from '@gatehouse/tenants';
 import { ChangeAwareCache, NOT_CACHED } from './change-aware-cache.js';
-import { generateSigningKey, privateKeyFromDer, publicKeyFromJwk, publicMembers } from './key-material.js';
+import { generateSigningKey, privateKeyFromDer, publicKeyFromJwk } from './key-material.js';
 import { SigningKey } from './signing-key.entity.js';
 import { type ClaimedKey, SigningKeyRepository } from './signing-key.repository.js';
 import { AccessTokenError, AccessTokenErrorCode } from './token.errors.js';
-
+import { keyCertificate, publishedJwk, toAccessTokenError } from './signing-key.material.js';
 import type { VerificationKey } from './federation/issuer-key-set.js';
 import { issuerOf } from './issuers.js';
 
@@ -43,7 +43,6 @@ export const JWKS_MAX_AGE_SECONDS = 86_400;
 /** A scheduled key signs only once it has been published this long: every cached JWKS knows it by then. */
 export const PUBLISH_LEAD_MS = (JWKS_MAX_AGE_SECONDS + PUBLISH_SKEW_SECONDS) * 1000;
 /** Validity of the self-signed certificate published with each key (`x5c`); keys retire long before. */
-const CERTIFICATE_DAYS = 730;
 const ROTATION_BATCH = 100;
 
 /** Tenants' signing keys: generation, rollover, the signer of the hot path, the JWKS, verification. */
@@ -274,37 +273,4 @@ export class SigningKeyService {
       return rows.map((row) => ({ jwk: publishedJwk(row), alg: row.algorithm, key: publicKeyFromJwk(row.publicJwk) }));
     });
   }
-}
-
-/** A key as Entra publishes it: the public members, `kid`, `use`, `alg`, and its certificate as `x5c` with `x5t`. */
-function publishedJwk(row: SigningKey): Record<string, unknown> {
-  const jwk: Record<string, unknown> = { ...publicMembers(row.publicJwk), kid: row.kid, use: 'sig', alg: row.algorithm };
-  if (row.certificateDer) {
-    jwk.x5t = createHash('sha1').update(row.certificateDer).digest('base64url');
-    jwk.x5c = [row.certificateDer.toString('base64')];
-  }
-  return jwk;
-}
-
-/** The self-signed certificate of a signing key (its `x5c`), signed by the key itself. */
-function keyCertificate(privateKeyDer: Buffer, kid: string): Buffer {
-  const now = Date.now();
-  return selfSignedCertificate(privateKeyFromDer(privateKeyDer), {
-    commonName: `Gatehouse token signing key ${kid}`,
-    notBefore: new Date(now - 3_600_000),
-    notAfter: new Date(now + CERTIFICATE_DAYS * 86_400_000),
-  });
-}
-
-function toAccessTokenError(error: unknown): AccessTokenError {
-  if (error instanceof AccessTokenError) return error;
-  if (error instanceof joseErrors.JWTExpired)
-    return new AccessTokenError(AccessTokenErrorCode.Expired, 'token expired');
-  if (error instanceof joseErrors.JWTClaimValidationFailed) {
-    return new AccessTokenError(AccessTokenErrorCode.InvalidClaims, `claim check failed: ${error.claim}`);
-  }
-  if (error instanceof joseErrors.JWSSignatureVerificationFailed) {
-    return new AccessTokenError(AccessTokenErrorCode.InvalidSignature, 'signature verification failed');
-  }
-  return new AccessTokenError(AccessTokenErrorCode.Malformed, 'malformed token');
 }
