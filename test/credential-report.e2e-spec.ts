@@ -116,6 +116,9 @@ describe('credential report and least privilege', () => {
     expect((idle.body.items as Json[]).map((e) => e.keyId)).toEqual([keys.unused]);
     const expiring = await get('/credential-report?expiringWithinDays=200&kind=secret').expect(200);
     expect((expiring.body.items as Json[]).every((e) => e.kind === 'secret')).toBe(true);
+    // Federated credentials never expire: with a state filter beside it, their part drops out whole.
+    const expiringActive = await get('/credential-report?state=active&expiringWithinDays=200').expect(200);
+    expect((expiringActive.body.items as Json[]).every((e) => e.kind !== 'federated')).toBe(true);
     const refused = await get('/credential-report?unusedForDays=0').expect(400);
     expect(JSON.stringify(refused.body)).toContain('unusedForDays');
     await get('/credential-report?kind=password').expect(400);

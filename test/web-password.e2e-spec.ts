@@ -17,6 +17,7 @@ const generic = (text: string, username: string) =>
   text
     .replace(username, 'X')
     .replace(/name="_csrf" value="[^"]+"/, '')
+    .replace(/name="_once"\s+value="[^"]+"/, '') // each copy of a form has its own one-time token
     .replace(/\d+ minutes \(until [^)]*\)/, 'N minutes');
 
 /** Lockout, forced password change and the password policy in the Web UI (SECURITY.md 18, 20, 21). */

@@ -9,6 +9,7 @@ import { coreImports } from '@gatehouse/schema';
 import { TenantService, TenantsModule } from '@gatehouse/tenants';
 import { CommandError, type CommandInput, requiredOption } from './command.js';
 import { withDatabase } from './database.run.js';
+import { StderrLogger } from './stderr-logger.js';
 
 /** `secret check`: exit 0 for a well-formed secret, 1 otherwise. Nothing leaves the machine. */
 export async function checkSecret(input: CommandInput): Promise<number> {
@@ -91,7 +92,7 @@ export function withClientsContext(
   const tenant = requiredOption(input, 'tenant');
   return withDatabase(input, async (config) => {
     const context = await NestFactory.createApplicationContext(CertificatesContextModule.register(config), {
-      logger: ['error', 'warn'],
+      logger: new StderrLogger(),
     });
     try {
       const found = await context.get(TenantService).findByIdOrSlug(tenant);

@@ -4,6 +4,7 @@ import type { AppConfig } from '@gatehouse/config';
 import { ProvisioningModule } from '@gatehouse/provisioning';
 import { coreImports } from '@gatehouse/schema';
 import type { DestinationStream } from 'pino';
+import { StderrLogger } from './stderr-logger.js';
 
 @Module({})
 class ProvisioningContextModule {
@@ -21,6 +22,6 @@ export async function createProvisioningContext(
   logDestination?: DestinationStream,
 ): Promise<INestApplicationContext> {
   return NestFactory.createApplicationContext(ProvisioningContextModule.register(config, logDestination), {
-    logger: ['error', 'warn'],
+    logger: new StderrLogger(),
   });
 }

@@ -47,7 +47,8 @@ export class LoggingModule {
               },
               autoLogging: { ignore: (req: IncomingMessage) => req.url?.startsWith('/health') ?? false },
             },
-            options.destination ?? process.stdout,
+            // The CLI's standard output is its answer (`--json` is parsed by scripts): its logs go to stderr.
+            options.destination ?? (options.app === 'cli' ? process.stderr : process.stdout),
           ],
         }),
       ],

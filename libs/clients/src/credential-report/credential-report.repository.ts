@@ -79,8 +79,13 @@ export class CredentialReportRepository {
 function branch(kind: CredentialKindName, filter: CredentialReportFilter, after: CursorPosition | undefined, params: unknown[]): string | null {
   const spec = KINDS[kind];
   const state = stateOf(spec.expires, spec.revoked);
+  const mark = params.length;
   const conditions = conditionsOf(spec, state, filter, params);
-  if (conditions === null) return null;
+  // A kind no credential of which can match leaves no parameter behind: PostgreSQL refuses one it cannot type.
+  if (conditions === null) {
+    params.length = mark;
+    return null;
+  }
   if (after) {
     params.push(after.at, after.id);
     conditions.push(`(${POSITION}, k.id) > ($${params.length - 1}::timestamptz AT TIME ZONE 'UTC', $${params.length}::uuid)`);
