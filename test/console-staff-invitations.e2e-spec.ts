@@ -94,6 +94,8 @@ describe('console: staff invitations', () => {
     await page.goto(`${app.origin}/console/staff`);
     await page.getByRole('link', { name: 'nina', exact: true }).click();
     await page.getByRole('button', { name: 'Resend invitation' }).click();
+    // The same resend was sent from this session minutes ago: the console asks before doing it again.
+    await page.getByRole('button', { name: 'Do it again' }).click();
     const link = await linkTo('nina@acme.example', 2);
     const nina = request.agent(app.admin.getHttpServer());
     const form = await nina.get(link).expect(200);

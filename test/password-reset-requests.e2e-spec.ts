@@ -9,7 +9,8 @@ import { WebClient } from './support/web-client.js';
 
 const NEW_PASSWORD = 'copper kites above the dunes';
 /** A page with the per-form CSRF token blanked out. */
-const generic = (text: string) => text.replace(/name="_csrf" value="[^"]+"/g, '');
+/** A page but for its tokens: the session's CSRF token and each form copy's one-time token. */
+const generic = (text: string) => text.replace(/name="_csrf" value="[^"]+"/g, '').replace(/name="_once"\s+value="[^"]+"/g, '');
 
 /**
  * "Forgot your password?" over HTTP: the same answer and the same work for a name that is known and
