@@ -80,11 +80,14 @@ if (PKC && PKC.parseCreationOptionsFromJSON && PKC.parseRequestOptionsFromJSON) 
     box.hidden = false;
     box.querySelector('button').addEventListener('click', function () {
       status.textContent = 'Waiting for your passkey…';
+      // The options request is not the form's sending: the form's one-time token stays for the answer.
+      var fields = new FormData(form);
+      fields.delete('_once');
       fetch(box.getAttribute('data-options'), {
         method: 'POST',
         credentials: 'same-origin',
         headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams(new FormData(form)),
+        body: new URLSearchParams(fields),
       })
         .then(function (response) {
           if (!response.ok) throw new Error('options');
