@@ -55,7 +55,7 @@ describe('bursts on one single-use link', () => {
     expect(tally(reveals.map((r) => r.status))).toEqual({ 200: 1, 410: BURST - 1 });
     expect(pages.map((page) => page.status)).toEqual([200, 200, 200, 200, 200]);
     expect(await apps.count('SELECT count(*)::int AS n FROM client_secrets')).toBe(secretsBefore + 1);
-    expect(reveals.find((r) => r.status === 200)!.text).toContain('api://orders/.default');
+    expect(reveals.find((r) => r.status === 200)!.text.replace(/<wbr>/g, '')).toContain('api://orders/.default'); // values break at their joints
   });
 
   it(`${BURST} concurrent activations of one link: one sets the password, the rest find it used`, async () => {
