@@ -61,7 +61,7 @@ describe('console words and lists in a browser', () => {
 
   it('access requests: search and sort by a column header, with aria-sort', async () => {
     await page.goto(`${app.origin}/console/requests?status=all`);
-    await page.getByRole('link', { name: /^Organisation/ }).click();
+    await page.locator('thead').getByRole('link', { name: /^Organisation/ }).click(); // the column's header, not the sidebar's Organisations
     await expect(page.locator('th[aria-sort="ascending"]').textContent()).resolves.toContain('Organisation');
     await checkPage(page, shots, 'requests-sorted');
     await page.getByLabel('Search').fill('other');
