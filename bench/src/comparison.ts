@@ -2,9 +2,10 @@ import { type AssertionFigures, measureAssertions } from './assertions.js';
 import { type OutboxFigures, type SweepFigures, measureOutbox, measureSweep } from './background.js';
 import type { ProfileSummary } from './cpu-profile.js';
 import { type EventsOutFigures, measureEventsOut } from './events-out.js';
-import { type FederatedFigures, measureFederated, printFederated } from './federated-assertions.js';
-import { type SourceRangeFigures, measureSourceRanges, printSourceRanges } from './source-ranges.js';
-import { type LastUseFigures, describeLastUse, measureLastUse } from './last-use.js';
+import { type FederatedFigures, printFederated } from './federated-assertions.js';
+import { type SourceRangeFigures, printSourceRanges } from './source-ranges.js';
+import { measureTokenPathFeatures } from './token-path-features.js';
+import { type LastUseFigures, describeLastUse, lastUseFrom, withoutLastUse } from './last-use.js';
 import {
   type Measurement,
   type Provisioned,
@@ -14,9 +15,8 @@ import {
   medianMeasurement,
   round,
   settings,
-  smoke,
 } from './harness.js';
-import { eventsOutWrites, mode, profiles } from './plan.js';
+import { backgroundSizes, eventsOutWrites, mode, profiles } from './plan.js';
 import { targets } from './provision.js';
 import { ALGORITHMS } from './protocol.js';
 import { p99AtRate, profileGatehouse } from './server-windows.js';
@@ -64,7 +64,7 @@ export async function phase<T>(name: string, phaseSeconds: Record<string, number
  * Gatehouse against node-oidc-provider and a minimal ceiling, ES256 and RS256, in rounds that
  * alternate between the servers; then Gatehouse's p99 at half its peak, its CPU profile (not in
  * the default run), client and federated assertions against secrets, 50 allowed source ranges
- * against none, last-use tracking on against off, the invitation sweep, the mail outbox and events out.
+ * against none (last-use tracking on against off is part of the ES256 rounds), the invitation sweep, the mail outbox and events out.
  */
 export async function runComparison(provisioned: Provisioned, phaseSeconds: Record<string, number>): Promise<ComparisonFigures> {
   const figures: ComparisonFigures = {
@@ -113,34 +113,41 @@ export async function runComparison(provisioned: Provisioned, phaseSeconds: Reco
     }
     return assertions;
   });
-  figures.federated = await phase('federated assertions', phaseSeconds, async () =>
-    printFederated(await measureFederated(provisioned, gatehouse, 'ES256')),
-  );
-  figures.sourceRanges = await phase('source ranges', phaseSeconds, async () =>
-    printSourceRanges(await measureSourceRanges(provisioned, gatehouse, 'ES256')),
-  );
-  figures.lastUse = await phase('last use tracking', phaseSeconds, async () => {
-    const lastUse = await measureLastUse(gatehouse, 'ES256');
-    console.log(`  gatehouse ES256: ${describeLastUse(lastUse)}`);
-    return lastUse;
+  await phase('federated assertions and source ranges', phaseSeconds, async () => {
+    const measured = await measureTokenPathFeatures(provisioned, gatehouse, 'ES256');
+    figures.federated = printFederated(measured.federated);
+    figures.sourceRanges = printSourceRanges(measured.sourceRanges);
   });
   await background(provisioned, figures, phaseSeconds);
   return figures;
 }
 
-/** Rounds of one algorithm, alternating ceiling → Gatehouse → oidc-provider on fresh processes; medians into `figures`. */
+/**
+ * Rounds of one algorithm, alternating ceiling → Gatehouse → oidc-provider on fresh processes; medians into `figures`.
+ * In the ES256 rounds Gatehouse without last-use tracking runs right after Gatehouse: DESIGN §12's cost of last use.
+ */
 async function algorithmRounds(provisioned: Provisioned, alg: (typeof ALGORITHMS)[number], figures: ComparisonFigures): Promise<void> {
   await provisioned.setAlgorithm(alg);
   // Rounds alternate between the servers, so a slow minute of the machine hits all of them.
   const rounds = new Map<ServerName, Measurement[]>();
+  const untracked: Measurement[] = [];
+  const report = (name: string, round: number, measured: Measurement) =>
+    console.log(
+      `  ${name} ${alg} round ${round}: ${measured.result.tokensPerSec} tokens/s, ${measured.cpuUsPerToken} µs CPU per token, RSS ${measured.result.rssMb} MB`,
+    );
   for (let round = 1; round <= settings.rounds; round++) {
     for (const target of targets(provisioned, alg)) {
       const measured = await measure(target, alg);
       rounds.set(target.name, [...(rounds.get(target.name) ?? []), measured]);
-      console.log(
-        `  ${target.name} ${alg} round ${round}: ${measured.result.tokensPerSec} tokens/s, ${measured.cpuUsPerToken} µs CPU per token, RSS ${measured.result.rssMb} MB`,
-      );
+      report(target.name, round, measured);
+      if (alg !== 'ES256' || target.name !== 'gatehouse') continue;
+      untracked.push(await measure(withoutLastUse(target), alg));
+      report('gatehouse without last-use tracking', round, untracked.at(-1)!);
     }
+  }
+  if (untracked.length) {
+    figures.lastUse = lastUseFrom(rounds.get('gatehouse')!, untracked);
+    console.log(`  gatehouse ES256: ${describeLastUse(figures.lastUse)}`);
   }
   for (const [name, measurements] of rounds) {
     const median = medianMeasurement(measurements);
@@ -154,9 +161,7 @@ async function algorithmRounds(provisioned: Provisioned, alg: (typeof ALGORITHMS
 
 /** The invitation sweep and the mail outbox: measured when their services work, else null with a note. */
 async function background(provisioned: Provisioned, figures: ComparisonFigures, phaseSeconds: Record<string, number>): Promise<void> {
-  const sizes = smoke
-    ? { rows: 1_000, overdue: 100, emails: 50 }
-    : { rows: 1_000_000, overdue: 100_000, emails: 5_000 };
+  const sizes = backgroundSizes[mode];
   await phase('invitation sweep', phaseSeconds, async () => {
     try {
       figures.sweep = await measureSweep(provisioned.config, provisioned.tenantId, sizes.rows, sizes.overdue);

@@ -6,8 +6,9 @@ import { ALGORITHMS, type Algorithm } from './protocol.js';
 import { type Target, failures, measure, median, onServer, pin, repoRoot, round } from './harness.js';
 import { profileGatehouse } from './server-windows.js';
 import { assertionExperiment } from './assertion-experiment.js';
-import { measureFederated, printFederated } from './federated-assertions.js';
-import { measureSourceRanges, printSourceRanges } from './source-ranges.js';
+import { printFederated } from './federated-assertions.js';
+import { printSourceRanges } from './source-ranges.js';
+import { measureTokenPathFeatures } from './token-path-features.js';
 import { interleaveExperiment } from './interleave-experiment.js';
 import { eventsOutExperiment } from './events-out-experiment.js';
 import { memoryExperiment } from './memory-experiment.js';
@@ -21,9 +22,9 @@ import { provision, targets } from './provision.js';
  * tokens/s and server CPU µs per token (median of the rounds) and their ratios. For trying a change
  * to the hot path with more rounds or another algorithm than `npm run bench -- --quick` takes. With `--profile`, Gatehouse and the ceiling are profiled
  * instead and the top frames are printed. With `--assertions`, client assertions against secrets on
- * Gatehouse (as in the full run's `assertions`), profiled with `--profile`. With `--federated`,
- * federated assertions against secrets (federated-assertions.ts). With `--source-ranges`, 50 allowed
- * source ranges on the client against none (source-ranges.ts). With `--misses`, see
+ * Gatehouse (as in the full run's `assertions`), profiled with `--profile`. With `--federated` or
+ * `--source-ranges`, federated assertions and 50 allowed source ranges against secrets (token-path-features.ts).
+ * With `--misses`, see
  * miss-experiment.ts; with `--sweep`, sweep-experiment.ts; with `--events-out`, events-out-experiment.ts. With `--also=<node flag>`, Gatehouse
  * started with that flag after the image's is a third server of each round (`variant`). With
  * `--interleave`, short bursts on servers started once instead of rounds (interleave-experiment.ts).
@@ -54,12 +55,10 @@ async function experiment(): Promise<number> {
     await provisioned.setAlgorithm(alg);
     const all = targets(provisioned, alg);
     if (process.argv.includes('--assertions')) return await assertionExperiment(provisioned, all, rounds);
-    if (process.argv.includes('--federated')) {
-      printFederated(await measureFederated(provisioned, all.find((t) => t.name === 'gatehouse')!, alg));
-      return failures.length > 0 ? 1 : 0;
-    }
-    if (process.argv.includes('--source-ranges')) {
-      printSourceRanges(await measureSourceRanges(provisioned, all.find((t) => t.name === 'gatehouse')!, alg));
+    if (process.argv.includes('--federated') || process.argv.includes('--source-ranges')) {
+      const measured = await measureTokenPathFeatures(provisioned, all.find((t) => t.name === 'gatehouse')!, alg);
+      printFederated(measured.federated);
+      printSourceRanges(measured.sourceRanges);
       return failures.length > 0 ? 1 : 0;
     }
     if (process.argv.includes('--misses')) return await missExperiment(provisioned, all);

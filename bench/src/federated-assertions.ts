@@ -1,20 +1,8 @@
 import pg from 'pg';
 import { BenchIssuer } from './federated-issuer.js';
-import {
-  type Provisioned,
-  type RunningServer,
-  type Target,
-  cpuSeconds,
-  load,
-  median,
-  round,
-  settings,
-  smoke,
-  startServer,
-  stopServer,
-  verifyOneToken,
-} from './harness.js';
-import { API_IDENTIFIER, type Algorithm } from './protocol.js';
+import type { Provisioned, Target } from './harness.js';
+import { API_IDENTIFIER } from './protocol.js';
+import { type Sample, medianSample, ratios } from './samples.js';
 
 /** Federated assertions against secrets on one Gatehouse server (target: ≥ 0.5× the secret rate). */
 export interface FederatedFigures {
@@ -56,65 +44,46 @@ async function trust(provisioned: Provisioned, issuer: string): Promise<void> {
   }
 }
 
-async function sample(target: Target, server: RunningServer): Promise<{ tokensPerSec: number; cpuUs: number }> {
-  const before = cpuSeconds(server.pid);
-  const result = await load(target, server, settings.durationSeconds);
-  return {
-    tokensPerSec: round(result['2xx'] / result.duration, 0),
-    cpuUs: round(((cpuSeconds(server.pid) - before) * 1e6) / Math.max(1, result['2xx']), 0),
-  };
+/** The issuer, trusted by the bench client, and the secret and federated forms of one server's target. */
+export interface FederatedSetup {
+  issuer: BenchIssuer;
+  /** Gatehouse's target with the issuer allowed (a private address) and its CA trusted. */
+  target: Target;
+  /** The same with a Kubernetes-shaped token as client_assertion, one reused for every request as a pod does. */
+  federated: Target;
 }
 
-/**
- * Secret-authenticated tokens and federated ones on one fresh Gatehouse server, in alternating
- * rounds (a slow minute of the shared machine hits both), each after a warm-up. The federated
- * assertion is one projected token reused for every request, as a pod does until it is renewed:
- * after the first request the issuer's keys are cached and nothing leaves the server.
- */
-export async function measureFederated(provisioned: Provisioned, gatehouse: Target, alg: Algorithm): Promise<FederatedFigures> {
+/** Starts the issuer and makes it a federated credential of the bench client; close `issuer` when done. */
+export async function federatedSetup(provisioned: Provisioned, gatehouse: Target): Promise<FederatedSetup> {
   const issuer = await new BenchIssuer().start();
-  try {
-    await trust(provisioned, issuer.url);
-    const target: Target = {
-      ...gatehouse,
-      env: { ...gatehouse.env, FEDERATION_PRIVATE_ISSUERS: new URL(issuer.url).origin, OUTBOUND_CA_FILE: issuer.caFile },
-    };
-    const federated: Target = {
-      ...target,
-      body: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: provisioned.clientId,
-        client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
-        client_assertion: await issuer.token(SUBJECT),
-        scope: `${API_IDENTIFIER}/.default`,
-      }).toString(),
-    };
-    const server = await startServer(target);
-    try {
-      await verifyOneToken(target, server, alg);
-      await verifyOneToken(federated, server, alg);
-      if (!smoke) for (const warm of [target, federated]) await load(warm, server, settings.warmupSeconds);
-      const secrets: Array<{ tokensPerSec: number; cpuUs: number }> = [];
-      const assertions: Array<{ tokensPerSec: number; cpuUs: number }> = [];
-      for (let i = 0; i < settings.rounds; i++) {
-        secrets.push(await sample(target, server));
-        assertions.push(await sample(federated, server));
-      }
-      const secret = { tokensPerSec: median(secrets.map((s) => s.tokensPerSec)), cpuUs: median(secrets.map((s) => s.cpuUs)) };
-      const fed = { tokensPerSec: median(assertions.map((s) => s.tokensPerSec)), cpuUs: median(assertions.map((s) => s.cpuUs)) };
-      return {
-        secretTokensPerSec: secret.tokensPerSec,
-        cpuUsPerTokenSecret: secret.cpuUs,
-        federatedTokensPerSec: fed.tokensPerSec,
-        cpuUsPerTokenFederated: fed.cpuUs,
-        ratio: round(fed.tokensPerSec / Math.max(1, secret.tokensPerSec), 3),
-        ratioByCpu: round(secret.cpuUs / Math.max(1, fed.cpuUs), 3),
-        issuerRequests: issuer.requests,
-      };
-    } finally {
-      await stopServer(server);
-    }
-  } finally {
-    await issuer.close();
-  }
+  await trust(provisioned, issuer.url);
+  const target: Target = {
+    ...gatehouse,
+    env: { ...gatehouse.env, FEDERATION_PRIVATE_ISSUERS: new URL(issuer.url).origin, OUTBOUND_CA_FILE: issuer.caFile },
+  };
+  const federated: Target = {
+    ...target,
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: provisioned.clientId,
+      client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+      client_assertion: await issuer.token(SUBJECT),
+      scope: `${API_IDENTIFIER}/.default`,
+    }).toString(),
+  };
+  return { issuer, target, federated };
+}
+
+/** Federated windows against secret ones, alternated on one server; the issuer's request count over the run. */
+export function federatedFigures(secrets: Sample[], assertions: Sample[], issuerRequests: number): FederatedFigures {
+  const secret = medianSample(secrets);
+  const fed = medianSample(assertions);
+  return {
+    secretTokensPerSec: secret.tokensPerSec,
+    cpuUsPerTokenSecret: secret.cpuUs,
+    federatedTokensPerSec: fed.tokensPerSec,
+    cpuUsPerTokenFederated: fed.cpuUs,
+    ...ratios(fed, secret),
+    issuerRequests,
+  };
 }

@@ -1,5 +1,4 @@
-import { type Measurement, type Target, measure, medianMeasurement, round, settings } from './harness.js';
-import type { Algorithm } from './protocol.js';
+import { type Measurement, type Target, medianMeasurement, round } from './harness.js';
 
 export interface LastUseFigures {
   /** tokens/s with last-use tracking on (the default) and off, the same server in the same run. */
@@ -15,19 +14,17 @@ export interface LastUseFigures {
   roundsOff: number[];
 }
 
+/** Gatehouse with `LAST_USE_TRACKING=0`: measured in the ES256 rounds right after Gatehouse itself. */
+export function withoutLastUse(gatehouse: Target): Target {
+  return { ...gatehouse, env: { ...gatehouse.env, LAST_USE_TRACKING: '0' } };
+}
+
 /**
  * DESIGN §12's last use costs one map entry per token: Gatehouse with tracking on (the default)
- * against the same server with `LAST_USE_TRACKING=0`, in alternating rounds on fresh processes, so
- * a slow minute of the machine hits both.
+ * against the same server with `LAST_USE_TRACKING=0`, both measured in every ES256 round on fresh
+ * processes one after the other, so a slow minute of the machine hits both.
  */
-export async function measureLastUse(gatehouse: Target, alg: Algorithm): Promise<LastUseFigures> {
-  const off: Target = { ...gatehouse, env: { ...gatehouse.env, LAST_USE_TRACKING: '0' } };
-  const on: Measurement[] = [];
-  const without: Measurement[] = [];
-  for (let i = 0; i < settings.rounds; i++) {
-    on.push(await measure(gatehouse, alg));
-    without.push(await measure(off, alg));
-  }
+export function lastUseFrom(on: Measurement[], without: Measurement[]): LastUseFigures {
   const a = medianMeasurement(on);
   const b = medianMeasurement(without);
   return {

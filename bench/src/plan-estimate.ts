@@ -1,4 +1,4 @@
-import { type Mode, type RunSettings, type ScaleSizes, eventsOutWrites, mode, profiles, scaleSizes, settings } from './plan.js';
+import { type Mode, type RunSettings, type ScaleSizes, backgroundSizes, eventsOutWrites, mode, profiles, scaleSizes, settings } from './plan.js';
 
 /** A phase of a run and the seconds it is expected to take. */
 export interface PlannedPhase {
@@ -72,17 +72,17 @@ function comparisonPhases(h: Host, m: Mode, s: RunSettings): PlannedPhase[] {
   if (m === 'quick') return [{ name: 'ES256 rounds (Gatehouse, ceiling)', seconds: round([h.start.ceiling, gh]) }];
   const three = [h.start.ceiling, gh, h.start['oidc-provider']];
   const signed = 0.75 * h.tokensPerSec * load * ((h.signUs.PS256 + h.signUs.ES256) / 2) * 1e-6;
-  const sweepRows = m === 'smoke' ? 1_000 : 1_000_000;
-  const emails = m === 'smoke' ? 50 : 5_000;
+  const { rows: sweepRows, emails } = backgroundSizes[m];
   return [
-    { name: 'ES256 rounds', seconds: round(three) },
+    { name: 'ES256 rounds', seconds: round([...three, gh]) }, // and Gatehouse without last-use tracking
     { name: 'RS256 rounds', seconds: round(three) },
     { name: 'p99 at half peak', seconds: gh + h.start.ceiling + 2 * load + 2 * s.rounds * window },
     ...(profiles ? [{ name: 'CPU profile', seconds: gh + load + 1 }] : []),
     { name: 'client assertions', seconds: gh + 3 * load + (m === 'smoke' ? 1 : signed) },
-    { name: 'federated assertions', seconds: gh + (m === 'smoke' ? 0 : 2 * s.warmupSeconds) + 2 * s.rounds * s.durationSeconds + 1 },
-    { name: 'source ranges', seconds: gh + (m === 'smoke' ? 0 : 2 * s.rounds * s.warmupSeconds) + 2 * s.rounds * s.durationSeconds + 1 },
-    { name: 'last use tracking', seconds: 2 * s.rounds * (gh + load) },
+    {
+      name: 'federated assertions and source ranges',
+      seconds: gh + (m === 'smoke' ? 0 : 2 * s.rounds * s.warmupSeconds) + 3 * s.rounds * s.durationSeconds + 1,
+    },
     { name: 'invitation sweep', seconds: (sweepRows / 1e6) * h.generatePerMillion.sweepRows + 2 },
     { name: 'outbox', seconds: emails / h.outboxPerSec + 3 },
     { name: 'events out', seconds: gh + load + eventsOutWrites[m] * (2 / h.adminWritesPerSec + 2 / h.deliveriesPerSec) + 3 },

@@ -4,7 +4,7 @@
 /**
  * - `quick` (`--quick`, ≈ 1.5 min): Gatehouse against the ceiling, ES256, alternating rounds on
  *   fresh servers; for a change to the token path.
- * - `default` (≈ 9 min): the comparison with shorter runs and, without the CPU profile, a reduced
+ * - `default` (≈ 10 min): the comparison with shorter runs and, without the CPU profile, a reduced
  *   scale pass (10,000 clients, a cold start, the sweep of a million invitations under traffic).
  * - `full` (`--full`, ≈ 25 min): the run of record — the comparison as it always ran and every
  *   scale scenario at full size; it writes `bench/results/latest.json` and the plot.
@@ -35,7 +35,7 @@ export interface RunSettings {
 const SETTINGS: Record<Mode, RunSettings> = {
   smoke: { connections: 10, warmupSeconds: 1, durationSeconds: 1, rounds: 1 },
   quick: { connections: 20, warmupSeconds: 2, durationSeconds: 8, rounds: 3 },
-  default: { connections: 20, warmupSeconds: 2, durationSeconds: 6, rounds: 3 },
+  default: { connections: 20, warmupSeconds: 2, durationSeconds: 5, rounds: 3 },
   full: { connections: 20, warmupSeconds: 3, durationSeconds: 10, rounds: 3 },
 };
 export const settings: RunSettings = SETTINGS[experiment && mode === 'default' ? 'full' : mode];
@@ -49,7 +49,14 @@ export const realtimeGenerator =
   !argv.includes('--no-realtime-generator') && (argv.includes('--realtime-generator') || mode === 'full');
 
 /** Admin writes of §13's events-out phase: the issue's 10,000 in the run of record, fewer by default. */
-export const eventsOutWrites: Record<Mode, number> = { full: 10_000, default: 3_000, quick: 0, smoke: 200 };
+export const eventsOutWrites: Record<Mode, number> = { full: 10_000, default: 1_500, quick: 0, smoke: 200 };
+/** The comparison's invitation sweep and mail outbox: invitations (of which overdue) and emails. */
+export const backgroundSizes: Record<Mode, { rows: number; overdue: number; emails: number }> = {
+  full: { rows: 1_000_000, overdue: 100_000, emails: 5_000 },
+  default: { rows: 500_000, overdue: 50_000, emails: 5_000 },
+  quick: { rows: 0, overdue: 0, emails: 0 },
+  smoke: { rows: 1_000, overdue: 100, emails: 50 },
+};
 
 /** Where a run writes its figures: the run of record `latest.json`, every other mode a file of its own. */
 export const resultsFile: Record<Mode, string> = {
@@ -107,7 +114,7 @@ const SIZES: Record<Exclude<Mode, 'quick'>, ScaleSizes> = {
     rssRunSeconds: 0,
     rssSampleMs: 0,
     growthFromS: 0,
-    coldSeconds: 10,
+    coldSeconds: 5,
   },
   full: {
     clients: 100_000,

@@ -1,19 +1,6 @@
 import pg from 'pg';
-import {
-  type Provisioned,
-  type RunningServer,
-  type Target,
-  cpuSeconds,
-  load,
-  median,
-  round,
-  settings,
-  smoke,
-  startServer,
-  stopServer,
-  verifyOneToken,
-} from './harness.js';
-import type { Algorithm } from './protocol.js';
+import type { Provisioned, RunningServer, Target } from './harness.js';
+import { type Sample, medianSample, ratios } from './samples.js';
 
 /** Tokens with 50 allowed source ranges on the client against none, same server, same run (target: ≥ 0.97×). */
 export interface SourceRangeFigures {
@@ -33,7 +20,7 @@ const RANGES = 50;
  * request scans the whole list before it is admitted, the dearest case. `withLoopback` false: a
  * list that refuses it (to prove the check runs).
  */
-function rangeList(withLoopback: boolean): string[] {
+export function rangeList(withLoopback: boolean): string[] {
   const ranges = Array.from({ length: RANGES - 2 }, (_, i) => `198.18.${i}.0/24`);
   return withLoopback ? [...ranges, '::1/128', '127.0.0.0/8'] : ranges;
 }
@@ -47,7 +34,7 @@ export function printSourceRanges(figures: SourceRangeFigures): SourceRangeFigur
 }
 
 /** Sets the client's ranges and announces the change, as the admin API does (every token cache drops the client). */
-async function setRanges(provisioned: Provisioned, ranges: string[] | null): Promise<void> {
+export async function setRanges(provisioned: Provisioned, ranges: string[] | null): Promise<void> {
   const client = new pg.Client({ connectionString: provisioned.databaseUrl });
   await client.connect();
   try {
@@ -69,7 +56,7 @@ async function status(target: Target, server: RunningServer): Promise<number> {
 }
 
 /** Waits until the server answers `wanted` (a change reaches its cache through a notification). */
-async function until(target: Target, server: RunningServer, wanted: number): Promise<void> {
+export async function until(target: Target, server: RunningServer, wanted: number): Promise<void> {
   for (let i = 0; i < 100; i++) {
     if ((await status(target, server)) === wanted) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -77,52 +64,16 @@ async function until(target: Target, server: RunningServer, wanted: number): Pro
   throw new Error(`source ranges: the token endpoint never answered ${wanted}`);
 }
 
-async function sample(target: Target, server: RunningServer): Promise<{ tokensPerSec: number; cpuUs: number }> {
-  const before = cpuSeconds(server.pid);
-  const result = await load(target, server, settings.durationSeconds);
+/** Windows with {@link RANGES} ranges on the client against windows with none, alternated on one server. */
+export function sourceRangeFigures(none: Sample[], ranged: Sample[]): SourceRangeFigures {
+  const plain = medianSample(none);
+  const limited = medianSample(ranged);
   return {
-    tokensPerSec: round(result['2xx'] / result.duration, 0),
-    cpuUs: round(((cpuSeconds(server.pid) - before) * 1e6) / Math.max(1, result['2xx']), 0),
+    ranges: RANGES,
+    noneTokensPerSec: plain.tokensPerSec,
+    rangesTokensPerSec: limited.tokensPerSec,
+    cpuUsPerTokenNone: plain.cpuUs,
+    cpuUsPerTokenRanges: limited.cpuUs,
+    ...ratios(limited, plain),
   };
-}
-
-/**
- * The client without ranges and with {@link RANGES} of them, in alternating rounds on one fresh
- * server (a slow minute of the shared machine hits both), each after a warm-up. A list without
- * loopback is set once first: the token endpoint must refuse, which proves the check is on the
- * path measured. The client has no ranges again afterwards, whatever happened.
- */
-export async function measureSourceRanges(provisioned: Provisioned, gatehouse: Target, alg: Algorithm): Promise<SourceRangeFigures> {
-  const server = await startServer(gatehouse);
-  try {
-    await verifyOneToken(gatehouse, server, alg);
-    await setRanges(provisioned, rangeList(false));
-    await until(gatehouse, server, 400);
-    const none: Array<{ tokensPerSec: number; cpuUs: number }> = [];
-    const ranged: Array<{ tokensPerSec: number; cpuUs: number }> = [];
-    for (let i = 0; i < settings.rounds; i++) {
-      await setRanges(provisioned, null);
-      await until(gatehouse, server, 200);
-      if (!smoke) await load(gatehouse, server, settings.warmupSeconds);
-      none.push(await sample(gatehouse, server));
-      await setRanges(provisioned, rangeList(true));
-      await until(gatehouse, server, 200);
-      if (!smoke) await load(gatehouse, server, settings.warmupSeconds);
-      ranged.push(await sample(gatehouse, server));
-    }
-    const plain = { tokensPerSec: median(none.map((s) => s.tokensPerSec)), cpuUs: median(none.map((s) => s.cpuUs)) };
-    const limited = { tokensPerSec: median(ranged.map((s) => s.tokensPerSec)), cpuUs: median(ranged.map((s) => s.cpuUs)) };
-    return {
-      ranges: rangeList(true).length,
-      noneTokensPerSec: plain.tokensPerSec,
-      rangesTokensPerSec: limited.tokensPerSec,
-      cpuUsPerTokenNone: plain.cpuUs,
-      cpuUsPerTokenRanges: limited.cpuUs,
-      ratio: round(limited.tokensPerSec / Math.max(1, plain.tokensPerSec), 3),
-      ratioByCpu: round(plain.cpuUs / Math.max(1, limited.cpuUs), 3),
-    };
-  } finally {
-    await setRanges(provisioned, null);
-    await stopServer(server);
-  }
 }

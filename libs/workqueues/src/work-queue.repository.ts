@@ -20,8 +20,12 @@ export const QUEUE_COUNTS = {
                         AND (h.status = 'expired' OR (h.status = 'pending' AND h.expires_at <= now()))
                         AND NOT EXISTS (SELECT 1 FROM credential_handovers n
                                          WHERE n.api_client_id = h.api_client_id AND n.created_at > h.created_at)`,
-  /** Live credentials outside the tenant's credential policy (flagged, never broken): OUTSIDE_POLICY_SQL of @gatehouse/clients. */
-  credentialsOutsidePolicy: `SELECT count(*) FROM (${OUTSIDE_POLICY_SQL}) flagged`,
+  /**
+   * Live credentials outside the tenant's credential policy (flagged, never broken): OUTSIDE_POLICY_SQL of @gatehouse/clients.
+   * NULL — no card — while the tenant has no policy: there is nothing to be outside of.
+   */
+  credentialsOutsidePolicy: `SELECT CASE WHEN EXISTS (SELECT 1 FROM credential_policies WHERE tenant_id = $1)
+                                         THEN (SELECT count(*) FROM (${OUTSIDE_POLICY_SQL}) flagged) END`,
 } as const;
 
 export type QueueName = keyof typeof QUEUE_COUNTS;
@@ -46,8 +50,9 @@ export class WorkQueueRepository {
   async count(tenantId: string, queues: readonly QueueName[]): Promise<Partial<Record<QueueName, number>>> {
     if (!queues.length) return {};
     const columns = queues.map((name) => `(${QUEUE_COUNTS[name]})::int AS "${name}"`).join(', ');
-    const rows: Array<Record<QueueName, number>> = await this.dataSource.query(`SELECT ${columns}`, [tenantId]);
-    return rows[0] ?? {};
+    const rows: Array<Record<QueueName, number | null>> = await this.dataSource.query(`SELECT ${columns}`, [tenantId]);
+    const counts = Object.entries(rows[0] ?? {}).filter(([, count]) => count !== null);
+    return Object.fromEntries(counts) as Partial<Record<QueueName, number>>;
   }
 
   /** The tenant's newest audit events (by the position index), with the names each event keeps. */
