@@ -20,6 +20,28 @@ export interface AccountArea {
   /** Extra links beside the name (e.g. "Change password"). */
   links?: NavItem[];
   signOut: { action: string; csrf: string; label: string };
+  /** The session's idle timeout, for the warning before it ends (SESSION_SCRIPT). */
+  session?: SessionWatch;
+}
+
+/**
+ * What the page's script needs to warn before an idle session ends: its idle seconds, a GET that
+ * keeps it alive (204 while it lives), where to sign in again, and whether a form sent after it
+ * ended is kept for the person (the console's are).
+ */
+export interface SessionWatch {
+  idleSeconds: number;
+  alive: string;
+  signIn: string;
+  /** The words of the link there, as the UI says them ("Sign in again", "Log in again"). */
+  signInLabel: string;
+  keepsForms: boolean;
+}
+
+function sessionAttributes(session: SessionWatch | undefined): SafeHtml | string {
+  if (!session) return '';
+  return html`data-session-idle="${String(session.idleSeconds)}" data-session-alive="${session.alive}"
+  data-session-sign-in="${session.signIn}" data-session-sign-in-label="${session.signInLabel}" data-session-keeps="${session.keepsForms ? 'forms' : ''}"`;
 }
 
 export interface PageFrame {
@@ -154,7 +176,7 @@ export function renderPage(frame: PageFrame): string {
         <link rel="stylesheet" href="${frame.stylesheet}" />
         ${(frame.scripts ?? []).map((src) => html`<script src="${src}" defer></script>`)}
       </head>
-      <body>
+      <body ${sessionAttributes(frame.account?.session)}>
         <a class="skip" href="#main">Skip to content</a>
         ${topbar(frame)}
         <div class="frame">

@@ -57,12 +57,79 @@ window.addEventListener('pageshow', function () {
 `;
 
 /**
+ * A signed-in page warns before its idle session ends (`body[data-session-idle]`, written by the
+ * layout): two minutes before, a notice says when and offers "Stay signed in" (a GET that keeps the
+ * session alive); at the end, it says the session ended and links to signing in again — in the
+ * console, a form sent from the page after that is kept and comes back once the person signs in.
+ * Without JavaScript the page works as before; the server decides what a session is either way.
+ */
+export const SESSION_SCRIPT = `
+(function () {
+  var body = document.body;
+  var idle = Number(body.getAttribute('data-session-idle'));
+  var main = document.getElementById('main');
+  if (!idle || !main) return;
+  var warnBefore = Math.min(120, Math.floor(idle / 5));
+  var box = null;
+  var timers = [];
+  function clock(at) {
+    return at.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  }
+  function notice(ended, endsAt) {
+    if (!box) {
+      box = document.createElement('div');
+      box.className = 'flash warning session-notice';
+      box.setAttribute('role', 'alert');
+      main.querySelector('.content').prepend(box);
+    }
+    box.textContent = '';
+    var text = document.createElement('p');
+    var action = document.createElement(ended ? 'a' : 'button');
+    if (ended) {
+      var kept = body.getAttribute('data-session-keeps') === 'forms';
+      var label = body.getAttribute('data-session-sign-in-label');
+      text.textContent = 'Your session has ended after ' + Math.round(idle / 60) + ' minutes without activity. ' + label +
+        (kept ? ' to go on: a form you send from this page is kept and comes back after you sign in.' : ' to go on.');
+      action.href = body.getAttribute('data-session-sign-in');
+      action.className = 'button';
+      action.textContent = label;
+    } else {
+      text.textContent = 'Your session ends at ' + clock(endsAt) + ' unless you do something. ';
+      action.type = 'button';
+      action.textContent = 'Stay signed in';
+      action.addEventListener('click', stay);
+    }
+    box.append(text, action);
+  }
+  function start() {
+    timers.forEach(clearTimeout);
+    var endsAt = new Date(Date.now() + idle * 1000);
+    timers = [
+      setTimeout(function () { notice(false, endsAt); }, (idle - warnBefore) * 1000),
+      setTimeout(function () { notice(true); }, idle * 1000),
+    ];
+  }
+  function stay() {
+    fetch(body.getAttribute('data-session-alive'), { credentials: 'same-origin', cache: 'no-store', redirect: 'manual' })
+      .then(function (response) {
+        if (response.status !== 204) return notice(true);
+        if (box) box.remove();
+        box = null;
+        start();
+      })
+      .catch(function () { notice(true); });
+  }
+  start();
+})();
+`;
+
+/**
  * The console's one script, served from `'self'` (no inline script anywhere): the copy buttons of
  * {@link COPY_SCRIPT}, and the passkey buttons (`[data-passkey]`): they fetch WebAuthn options, ask
  * the browser, and post the answer in the named form as JSON. Where the browser cannot, the buttons
  * stay hidden. A `time[data-local]` (shown in UTC) gets the reader's local time beside it.
  */
-export const CONSOLE_SCRIPT = `${COPY_SCRIPT}${SUBMIT_ONCE_SCRIPT}
+export const CONSOLE_SCRIPT = `${COPY_SCRIPT}${SUBMIT_ONCE_SCRIPT}${SESSION_SCRIPT}
 document.querySelectorAll('time[data-local]').forEach(function (time) {
   var at = new Date(time.getAttribute('datetime'));
   if (isNaN(at.getTime())) return;

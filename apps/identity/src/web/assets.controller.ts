@@ -1,5 +1,5 @@
 import { Controller, Get, Header } from '@nestjs/common';
-import { COPY_SCRIPT, STYLESHEET, SUBMIT_ONCE_SCRIPT } from '@gatehouse/views';
+import { COPY_SCRIPT, SESSION_SCRIPT, STYLESHEET, SUBMIT_ONCE_SCRIPT } from '@gatehouse/views';
 
 /** The Web UI's one stylesheet and one small script (copy buttons); no inline styles or scripts: the CSP allows 'self' only. */
 @Controller('assets')
@@ -15,6 +15,6 @@ export class AssetsController {
   @Header('Content-Type', 'text/javascript; charset=utf-8')
   @Header('Cache-Control', 'public, max-age=3600')
   script(): string {
-    return `${COPY_SCRIPT}${SUBMIT_ONCE_SCRIPT}`;
+    return `${COPY_SCRIPT}${SUBMIT_ONCE_SCRIPT}${SESSION_SCRIPT}`;
   }
 }

@@ -1,4 +1,5 @@
 import { type Flash, type NavItem, type SafeHtml, renderPage } from '@gatehouse/views';
+import { SESSION_IDLE_SECONDS } from '@gatehouse/sessions';
 import { returnToQuery } from './return-to.js';
 
 /** Who is looking at a page, as the navigation bar needs it. */
@@ -49,7 +50,12 @@ export function layout({ title, body, viewer, path, heading, loginLink = !ACCOUN
     navPlacement: 'top',
     navLabel: 'Main',
     account: viewer
-      ? { name: viewer.displayName, links, signOut: { action: '/logout', csrf: viewer.csrfToken, label: 'Log out' } }
+      ? {
+          name: viewer.displayName,
+          links,
+          signOut: { action: '/logout', csrf: viewer.csrfToken, label: 'Log out' },
+          session: { idleSeconds: SESSION_IDLE_SECONDS, alive: '/session/alive', signIn: `/login?${returnToQuery(path)}`, signInLabel: 'Log in again', keepsForms: false },
+        }
       : null,
     signIn: loginLink ? { href: login, label: 'Log in' } : undefined,
     flash: viewer?.flash,

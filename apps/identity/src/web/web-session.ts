@@ -56,6 +56,12 @@ export class WebSession {
     return context;
   }
 
+  /** Whether the request's session lives (resolving it renews its idle time); no flash is taken. */
+  async alive(req: Request): Promise<boolean> {
+    const tenant = await this.tenants.resolve();
+    return !!tenant && (await this.sessions.resolve(tenant.id, cookieOf(req, this.sessionCookie))) !== null;
+  }
+
   /** The context {@link load} gave this request, if it got that far. */
   loadedFor(req: Request): WebContext | null {
     return this.loaded.get(req) ?? null;

@@ -9,6 +9,7 @@ import { AccessProvisioningModule } from '@gatehouse/provisioning';
 import { SessionsModule } from '@gatehouse/sessions';
 import { TenantsModule } from '@gatehouse/tenants';
 import { ActivationController } from './activation.controller.js';
+import { SessionAliveController } from './session-alive.controller.js';
 import { AssetsController } from './assets.controller.js';
 import { DocsController } from './docs.controller.js';
 import { HandoverController } from './handover.controller.js';
@@ -31,6 +32,7 @@ const PAGES = [
   DocsController,
   InvitationController,
   ActivationController,
+  SessionAliveController,
 ];
 /** Public pages of the access-request process (their forms carry longer text). */
 const ACCESS_PAGES = [RequestAccessController, HandoverController];

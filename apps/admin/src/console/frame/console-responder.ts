@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import { type Crumb, type Flash, SafeHtml, escapeHtml, renderPage } from '@gatehouse/views';
-import { SessionService } from '@gatehouse/sessions';
+import { CONSOLE_IDLE_SECONDS, SessionService } from '@gatehouse/sessions';
 import { WorkQueueService } from '@gatehouse/workqueues';
 import { ACCOUNT_PATH, consoleNav } from './console-navigation.js';
 import { ConsoleOnce } from './console-once.js';
@@ -96,6 +96,13 @@ export class ConsoleResponder {
         detail: who.tenant.displayName,
         links: [{ label: 'My account', href: `${who.base}/${ACCOUNT_PATH}`, current: path.startsWith(ACCOUNT_PATH) }],
         signOut: { action: `${who.base}/logout`, csrf: who.csrfToken, label: 'Sign out' },
+        session: {
+          idleSeconds: CONSOLE_IDLE_SECONDS,
+          alive: `${who.base}/session/alive`,
+          signIn: `${who.base}/login?returnTo=${encodeURIComponent(req.method === 'GET' ? req.originalUrl : who.base)}`,
+          signInLabel: 'Sign in again',
+          keepsForms: true,
+        },
       },
       breadcrumbs: outcome.breadcrumbs,
       action: outcome.action,

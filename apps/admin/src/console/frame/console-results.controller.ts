@@ -13,7 +13,8 @@ const TOKEN = /^[A-Za-z0-9_-]{16,64}$/;
 /**
  * `/console/results/{token}`: the page of an action that shows something once (a new secret), as
  * a GET after the POST's redirect, for the session that sent it, once. `/console/resume/{token}`:
- * a form kept when the session ended, for the person who typed it, as typed.
+ * a form kept when the session ended, for the person who typed it, as typed. `/console/session/alive`:
+ * keeps the session alive for the warning before it ends.
  */
 @ConsoleController('')
 export class ConsoleResultsController {
@@ -33,6 +34,14 @@ export class ConsoleResultsController {
   ): Promise<void> {
     const kept = TOKEN.test(token) ? await this.once.take(req, who, token) : null;
     return this.out.send(res, who, resultPage(who, kept));
+  }
+
+  /** The page's "Stay signed in": the guard has just renewed the session's idle time; nothing to show. */
+  @Get('session/alive')
+  @ConsolePage(null)
+  alive(@Res() res: Response): void {
+    res.setHeader('Cache-Control', 'no-store');
+    res.status(204).end();
   }
 
   @Get('resume/:token')
