@@ -4,6 +4,8 @@ import { bootstrapCommand, migrateCommand } from './database.commands.js';
 import { federatedCredentialCommand } from './federated-credential.commands.js';
 import { keysCommand } from './keys.commands.js';
 import { operatorCommand } from './operator.commands.js';
+import { organisationCommand } from './organisation.commands.js';
+import { credentialPolicyCommand } from './credential-policy.commands.js';
 import { adminCommand, identityCommand, startCommand, workerCommand } from './serve.commands.js';
 
 /**
@@ -21,5 +23,7 @@ export const COMMANDS: Record<string, Command> = {
   certificate: certificateCommand,
   'federated-credential': federatedCredentialCommand,
   operator: operatorCommand,
+  organisation: organisationCommand,
+  'credential-policy': credentialPolicyCommand,
   keys: keysCommand,
 };

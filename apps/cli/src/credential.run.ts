@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { DynamicModule, type INestApplicationContext, Module } from '@nestjs/common';
+import { DynamicModule, type INestApplicationContext, Module, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { SYSTEM_ACTOR } from '@gatehouse/audit';
 import { type CertificateView, ClientCertificateService, ClientsModule } from '@gatehouse/clients';
@@ -65,10 +65,10 @@ function print(input: CommandInput, views: CertificateView[]): void {
 
 @Module({})
 class CertificatesContextModule {
-  static register(config: AppConfig): DynamicModule {
+  static register(config: AppConfig, more: Type[]): DynamicModule {
     return {
       module: CertificatesContextModule,
-      imports: [...coreImports(config, { app: 'cli', poolSize: 2 }), TenantsModule, ClientsModule],
+      imports: [...coreImports(config, { app: 'cli', poolSize: 2 }), TenantsModule, ClientsModule, ...more],
     };
   }
 }
@@ -82,16 +82,17 @@ function withCertificates(
 }
 
 /**
- * The tenant named by --tenant and the clients context (its credential use cases), on a migrated
- * database; a domain error becomes a CommandError with its message.
+ * The tenant named by --tenant and the clients context (its credential use cases; `more` modules
+ * beside it), on a migrated database; a domain error becomes a CommandError with its message.
  */
 export function withClientsContext(
   input: CommandInput,
   work: (context: INestApplicationContext, tenantId: string) => Promise<number>,
+  more: Type[] = [],
 ): Promise<number> {
   const tenant = requiredOption(input, 'tenant');
   return withDatabase(input, async (config) => {
-    const context = await NestFactory.createApplicationContext(CertificatesContextModule.register(config), {
+    const context = await NestFactory.createApplicationContext(CertificatesContextModule.register(config, more), {
       logger: new StderrLogger(),
     });
     try {
