@@ -111,7 +111,8 @@ export class InvitationRepository {
 
   /**
    * One sweep batch, one statement: the next `limit` pending invitations past the sweep's position
-   * that expired at least `SWEEP_GRACE_SECONDS` ago each get their audit event, and the position
+   * that expired at least `SWEEP_GRACE_SECONDS` ago each get their audit event (named after the
+   * invited person, as every invitation event is), and the position
    * moves to the last of them. The invitation rows are not written (what is past its expiry is
    * expired whatever its stored status). The position row is taken `SKIP LOCKED`: while another
    * sweeper (a replica) writes a batch this one gets nothing, and `null` says so. The commit does not
@@ -130,10 +131,12 @@ export class InvitationRepository {
                                                AND expires_at <= now() - make_interval(secs => $2)
                                              ORDER BY expires_at, id
                                              LIMIT $1) i),
-              audited AS (INSERT INTO audit_events (tenant_id, actor_type, actor_id, actor_client_id, action, target_type, target_id, details)
-                          SELECT tenant_id, 'system', NULL, NULL, 'invitation.expired', 'invitation', id::text,
-                                 jsonb_build_object('userId', user_id, 'expiresAt', expires_at)
-                            FROM due
+              audited AS (INSERT INTO audit_events (tenant_id, actor_type, actor_id, actor_client_id, action, target_type, target_id,
+                                                    target_name, details)
+                          SELECT d.tenant_id, 'system', NULL, NULL, 'invitation.expired', 'invitation', d.id::text,
+                                 (SELECT u.display_name FROM users u WHERE u.id = d.user_id),
+                                 jsonb_build_object('userId', d.user_id, 'expiresAt', d.expires_at)
+                            FROM due d
                           RETURNING 1),
               moved AS (UPDATE invitation_sweep_position s SET expires_at = last.expires_at, invitation_id = last.id, updated_at = now()
                           FROM (SELECT expires_at, id FROM due ORDER BY expires_at DESC, id DESC LIMIT 1) last
