@@ -2,20 +2,17 @@ import type { INestApplication } from '@nestjs/common';
 import { METHOD_METADATA } from '@nestjs/common/constants.js';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAdminApp } from '../apps/admin/src/admin.app.js';
 import { ADMIN_CONTROLLERS } from '../apps/admin/src/admin.module.js';
 import { REQUIRED_PERMISSION } from '../apps/admin/src/auth/require-permission.js';
-import { AdminCalls, type Method, expectProblem } from './support/admin-calls.js';
-import { AdminFixtures, type OperatorFixture, type TenantFixture } from './support/admin-fixtures.js';
-import { LogCapture } from './support/log-capture.js';
-import { testConfig } from './support/test-config.js';
-import { type TestDatabase, createTestDatabase } from './support/test-database.js';
+import { AdminApi, type Method, expectProblem } from './support/admin-calls.js';
+import type { AdminFixtures, OperatorFixture, TenantFixture } from './support/admin-fixtures.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** Who may call the admin API and what each role may do there, within its own tenant only. */
 describe('admin API: authentication, authorization, tenancy', () => {
-  let database: TestDatabase;
+  const api = new AdminApi();
+  const calls = api.calls;
   let app: INestApplication;
   let fixtures: AdminFixtures;
   let tenantA: TenantFixture;
@@ -25,13 +22,9 @@ describe('admin API: authentication, authorization, tenancy', () => {
   let itA: OperatorFixture;
   let auditorA: OperatorFixture;
   let adminB: OperatorFixture;
-  const calls = new AdminCalls(() => app);
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    const config = testConfig(database.url);
-    app = await createAdminApp({ config, logDestination: new LogCapture() });
-    fixtures = new AdminFixtures(app, config);
+    ({ app, fixtures } = await api.start());
     tenantA = await fixtures.tenant();
     tenantB = await fixtures.tenant();
     adminA = await fixtures.operator(tenantA, ['Administrator']);
@@ -41,10 +34,7 @@ describe('admin API: authentication, authorization, tenancy', () => {
     adminB = await fixtures.operator(tenantB, ['Administrator']);
   });
 
-  afterAll(async () => {
-    await app?.close();
-    await database?.drop();
-  });
+  afterAll(() => api.stop());
 
   it('every admin route declares a permission', () => {
     let routes = 0;
