@@ -1,18 +1,23 @@
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAdminApp } from '../apps/admin/src/admin.app.js';
-import { AdminFixtures, type OperatorFixture } from './support/admin-fixtures.js';
-import { LogCapture } from './support/log-capture.js';
-import { testConfig } from './support/test-config.js';
-import { type TestDatabase, createTestDatabase } from './support/test-database.js';
+import { AdminApi, expectProblem } from './support/admin-calls.js';
+import type { OperatorFixture, TenantFixture } from './support/admin-fixtures.js';
 
-/** Bodies the admin API must refuse before validation, each with a problem body, never a 500 (SECURITY.md 53). */
-describe('admin API: bad bodies', () => {
-  let database: TestDatabase;
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/**
+ * Input the admin API must refuse, each with a problem body, never a 500: bodies refused before
+ * validation (SECURITY.md 53), then fields, types, sizes and ids refused by it.
+ */
+describe('admin API: bad input', () => {
+  const api = new AdminApi();
+  const { calls, logs } = api;
   let app: INestApplication;
+  let tenant: TenantFixture;
   let admin: OperatorFixture;
-  const logs = new LogCapture();
+  let contact: OperatorFixture;
+  let itDepartment: OperatorFixture;
 
   const post = (path: string, body: string | Buffer, type = 'application/json') =>
     request(app.getHttpServer())
@@ -22,26 +27,18 @@ describe('admin API: bad bodies', () => {
       .serialize((raw: string | Buffer) => raw as string) // the bytes as given, never re-encoded
       .send(body);
 
-  function expectProblem(response: request.Response, status: number, code: string): void {
-    expect(response.status, response.text.slice(0, 300)).toBe(status);
-    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect(response.body).toMatchObject({ status, code, detail: expect.any(String) });
-  }
-
   const nested = (depth: number) => '{"displayName":"x","deep":'.concat('['.repeat(depth - 1), ']'.repeat(depth - 1), '}');
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    const config = testConfig(database.url);
-    app = await createAdminApp({ config, logDestination: logs });
-    const fixtures = new AdminFixtures(app, config);
-    admin = await fixtures.operator(await fixtures.tenant(), ['Administrator']);
+    const { fixtures } = await api.start();
+    app = api.app;
+    tenant = await fixtures.tenant();
+    admin = await fixtures.operator(tenant, ['Administrator']);
+    contact = await fixtures.operator(tenant, ['ContactPerson']);
+    itDepartment = await fixtures.operator(tenant, ['ITDepartment']);
   });
 
-  afterAll(async () => {
-    await app?.close();
-    await database?.drop();
-  });
+  afterAll(() => api.stop());
 
   it('JSON nested 3,000 deep (or 33) → 400 too_deep; 32 levels reach validation', async () => {
     for (const path of ['/clients', '/users', '/invitations', `/clients/${admin.clientId}/secrets`]) {
@@ -94,5 +91,52 @@ describe('admin API: bad bodies', () => {
       (await post(`/clients/${client.body.clientId}/enable`, '', 'text/plain')).status, // no body: the type does not matter
     ).toBe(200);
     expect(logs.text).not.toContain('unexpected error');
+  });
+
+  it('refuses unknown fields, wrong types, oversized strings, bad ids — never a 500', async () => {
+    const unknown = await calls.call('post', '/clients', contact.token, { displayName: 'x', roles: ['Administrator'], secretHash: 'x', state: 'active' });
+    expectProblem(unknown, 400, 'validation_failed');
+    expect((unknown.body.errors as Json[]).map((e) => e.field).sort()).toEqual(['roles', 'secretHash', 'state']);
+    const wrongTypes = await calls.call('post', '/users', admin.token, { username: 5, email: 'nope', displayName: ['x'], roles: 'Administrator' });
+    expectProblem(wrongTypes, 400, 'validation_failed');
+    const fields = new Set((wrongTypes.body.errors as Json[]).map((e) => e.field));
+    expect([...fields].sort()).toEqual(['displayName', 'email', 'roles', 'username']);
+    expectProblem(await calls.call('post', '/clients', contact.token, { displayName: 'x'.repeat(201) }), 400, 'validation_failed');
+    for (const days of [0, 731, 1.5, '30']) {
+      expectProblem(await calls.call('post', `/clients/${contact.clientId}/secrets`, contact.token, { expiresInDays: days }), 400);
+    }
+    for (const path of ['/users/not-a-uuid', '/clients/not-a-uuid', '/apis/not-a-uuid', `/users/${tenant.tenantId}`]) {
+      expectProblem(await calls.call('get', path, admin.token), 404);
+    }
+    expectProblem(await calls.call('delete', `/clients/${contact.clientId}/secrets/zzz`, contact.token), 404);
+    expectProblem(await calls.call('post', '/apis', itDepartment.token, { identifier: 'http://insecure', displayName: 'x' }), 400);
+    expectProblem(await calls.call('post', '/apis', itDepartment.token, { identifier: 'api://ok' }), 400);
+    expectProblem(await calls.call('get', '/users?limit=0', admin.token), 400);
+    expectProblem(await calls.call('get', '/users?limit=abc', admin.token), 400);
+    expectProblem(await calls.call('get', '/users?bogus=1', admin.token), 400);
+    expectProblem(await calls.call('patch', '/tenant', admin.token, { accessTokenLifetimeSeconds: 10 }), 400);
+    expectProblem(await calls.call('patch', '/tenant', admin.token, { accessTokenLifetimeSeconds: 4000 }), 400, 'invalid_lifetime');
+  });
+
+  it('answers malformed JSON, oversized bodies and unknown routes with problem+json', async () => {
+    const malformed = await request(app.getHttpServer())
+      .post('/admin/v1/clients')
+      .set('authorization', `Bearer ${contact.token}`)
+      .set('content-type', 'application/json')
+      .send('{"displayName":');
+    expectProblem(malformed, 400, 'malformed_json');
+    const big = await request(app.getHttpServer())
+      .post('/admin/v1/clients')
+      .set('authorization', `Bearer ${contact.token}`)
+      .set('content-type', 'application/json')
+      .send(JSON.stringify({ displayName: 'x'.repeat(70 * 1024) }));
+    expectProblem(big, 413);
+    expectProblem(await calls.call('get', '/nothing-here', admin.token), 404, 'not_found');
+    expectProblem(await request(app.getHttpServer()).get('/nowhere'), 404);
+  });
+
+  it('every answer to a bad field said no-store and none showed a hash', () => {
+    calls.expectNoneCacheable();
+    calls.expectNoHash();
   });
 });

@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import argon2 from 'argon2';
 import { DataSource, EntityManager } from 'typeorm';
 import { type Actor, AuditService } from '@gatehouse/audit';
-import { type Page, type PageRequest, type TextSort, announceChange, decodeCursor, decodeTextCursor, pageSize, toPage, uniqueViolation } from '@gatehouse/database';
+import { type Page, type PageRequest, type SortableRange, type TextSort, type TwoWayPage, type TwoWayRequest, announceChange, oneWay, sortablePage, uniqueViolation } from '@gatehouse/database';
 import { OrganisationService } from '@gatehouse/organisations';
 import { AccountError, AccountErrorCode } from './account.errors.js';
 import { ActivationService } from './activation.service.js';
@@ -12,7 +12,7 @@ import type { AccountReset, FirstRoleHook, LinkDelivery } from './first-role.js'
 import { ROLES, type Role } from './roles.js';
 import type { User, UserStatus } from './user.entity.js';
 import { USER_SORT_COLUMNS, UserRepository, type UserStatusFilter } from './user.repository.js';
-import { sortedPage } from './user-sort.js';
+import { userSortKey } from './user-sort.js';
 import { keepAnAdministrator } from './administrator-guard.js';
 import { type UserView, toUserView } from './user.view.js';
 
@@ -55,8 +55,6 @@ export interface UserFilter extends PageRequest {
   invitations?: 'expiring';
   /** `oldest` (the default) or `newest` first. */
   order?: 'oldest' | 'newest';
-  /** Walk from `cursor` towards the start of the order (the console's "Newer"); items keep the order. */
-  backward?: boolean;
   /** By name, username or email instead of creation (`order` then does not apply). */
   sort?: TextSort;
 }
@@ -164,18 +162,20 @@ export class UserService {
   }
 
   async list(tenantId: string, filter: UserFilter): Promise<Page<UserView>> {
-    const size = pageSize(filter.limit);
-    const { search, username, email, status, role, backward } = filter;
+    return oneWay(await this.browse(tenantId, { ...filter, before: undefined }));
+  }
+
+  /** {@link list} both ways: `before` (a page's `prevCursor`) walks towards the start of the order. */
+  browse(tenantId: string, filter: UserFilter & TwoWayRequest): Promise<TwoWayPage<UserView>> {
+    const { search, username, email, status, role } = filter;
     const sort = filter.sort && filter.sort.by in USER_SORT_COLUMNS ? filter.sort : undefined;
-    const rows = await this.users.page(tenantId, {
-      ...{ search: search?.trim() || undefined, username, email, status, role, backward },
+    const query = {
+      ...{ search: search?.trim() || undefined, username, email, status, role },
       invitationsExpiring: filter.invitations === 'expiring',
       newestFirst: filter.order === 'newest',
-      ...(sort ? { sort, afterKey: decodeTextCursor(sort, filter.cursor) } : { after: decodeCursor(filter.cursor) }),
-      take: size + 1,
-    });
-    const page = sort ? sortedPage(rows, size, sort) : toPage(rows, size, userPosition, toUserView);
-    return backward ? { ...page, items: page.items.reverse() } : page;
+    };
+    const list = { rows: (range: SortableRange) => this.users.page(tenantId, { ...query, ...range }), at: userPosition, key: userSortKey };
+    return sortablePage(filter, sort, list, toUserView);
   }
 
   async get(tenantId: string, id: string): Promise<UserView> {

@@ -5,7 +5,7 @@ import { AuditError, AuditErrorCode } from './audit.errors.js';
 import { AuditLookupRepository } from './audit-lookup.repository.js';
 import { AuditRepository } from './audit.repository.js';
 import { type AuditEventView, auditEventView } from './audit.view.js';
-import { type PageRequest, type TwoWayPage, twoWayPage } from '@gatehouse/database';
+import { type CursorPosition, type KeysetFetch, MILLISECOND_CURSORS, type PageRequest, type TwoWayPage, twoWayPage } from '@gatehouse/database';
 import type { AuditEvent } from './audit-event.entity.js';
 import { redactDetails } from './redact.js';
 
@@ -83,7 +83,8 @@ export class AuditService {
       this.idsOf(tenantId, 'target', filter.target),
     ]);
     const query = { tenantId, actors, action: filter.action, targets, since: filter.since, until: filter.until };
-    return twoWayPage(filter, (range) => this.events.find({ ...query, ...range }), position, auditEventView);
+    const fetch: KeysetFetch<AuditEvent, CursorPosition> = (range) => this.events.find({ ...query, ...range });
+    return twoWayPage(filter, { fetch, position, cursors: MILLISECOND_CURSORS }, auditEventView);
   }
 
   /** One event of the tenant. */

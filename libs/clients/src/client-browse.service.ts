@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isUUID } from 'class-validator';
-import { DEFAULT_PAGE_SIZE, type TextSort, decodeTextCursor, encodeTextCursor, isPostgresTimestamp } from '@gatehouse/database';
+import { type CursorCodec, DEFAULT_PAGE_SIZE, type KeysetFetch, type TextSort, isPostgresTimestamp, textCursors, twoWayPage } from '@gatehouse/database';
 import type { ClientState } from './api-client.entity.js';
 import { type BrowsePosition, CLIENT_SORT_COLUMNS, ClientBrowseRepository, type ClientBrowseRow } from './client-browse.repository.js';
 import { ClientRepository } from './client.repository.js';
@@ -55,14 +55,21 @@ export function decodeBrowseCursor(cursor: string | undefined): BrowsePosition |
   return undefined;
 }
 
-/** A cursor of this list in a text sort, or nothing (a mangled cursor, or one of another order, starts from the top). */
-function decodeSortedCursor(sort: TextSort, cursor: string | undefined): BrowsePosition | undefined {
-  try {
-    const position = decodeTextCursor(sort, cursor);
-    return position && { at: position.key, id: position.id };
-  } catch {
-    return undefined;
-  }
+/** The list's cursors: by default the creation time at Postgres's precision, in a text sort its column's value; a mangled one, or one of another order, starts from the top. */
+function browseCursors(sort: TextSort | undefined): CursorCodec<BrowsePosition> {
+  if (!sort) return { encode: encodeBrowseCursor, decode: decodeBrowseCursor };
+  const text = textCursors(sort);
+  return {
+    encode: (position) => text.encode({ key: position.at, id: position.id }),
+    decode: (cursor) => {
+      try {
+        const position = text.decode(cursor);
+        return position && { at: position.key, id: position.id };
+      } catch {
+        return undefined;
+      }
+    },
+  };
 }
 
 /**
@@ -83,39 +90,30 @@ export class ClientBrowseService {
     size = DEFAULT_PAGE_SIZE,
   ): Promise<BrowsePage<ClientSummary>> {
     const sort = filter.sort && filter.sort.by in CLIENT_SORT_COLUMNS ? filter.sort : undefined;
-    const decode = (cursor: string | undefined) => (sort ? decodeSortedCursor(sort, cursor) : decodeBrowseCursor(cursor));
-    const newer = decode(filter.before);
-    const older = newer ? undefined : decode(filter.after);
-    const rows = await this.browser.browse(tenantId, {
+    const cursors = browseCursors(sort);
+    const query = {
       search: filter.search?.trim() || undefined,
       state: filter.state,
       apiId: filter.apiId && isUUID(filter.apiId) ? filter.apiId : undefined,
       expiringSecrets: filter.expiringSecrets,
       expiredHandovers: filter.expiredHandovers,
-      newer,
-      older,
       sort,
-      take: size + 1,
-    });
-    const more = rows.length > size;
-    const shown = rows.slice(0, size);
-    if (newer) shown.reverse();
-    const granted = await this.clients.grantedScopes(shown.map((row) => row.id));
-    const items = shown.map((row) =>
+    };
+    // In the list's order, after a cursor are older clients, before it newer ones.
+    const fetch: KeysetFetch<ClientBrowseRow, BrowsePosition> = ({ after, before, take }) =>
+      this.browser.browse(tenantId, { ...query, older: after, newer: before, take });
+    // A `before` the list did not issue is as if absent (the list then goes on from `after`).
+    const request = cursors.decode(filter.before) ? { before: filter.before, limit: size } : { cursor: filter.after, limit: size };
+    const keyset = { fetch, position: (row: ClientBrowseRow) => ({ at: row.position, id: row.id }), cursors };
+    const page = await twoWayPage(request, keyset, (row) => row);
+    const granted = await this.clients.grantedScopes(page.items.map((row) => row.id));
+    const items = page.items.map((row) =>
       toSummary(
         row,
         granted.filter((g) => g.apiClientId === row.id).map((g) => g.scope),
       ),
     );
-    const first = shown[0];
-    const last = shown[shown.length - 1];
-    const cursor = (row: ClientBrowseRow | undefined) =>
-      !row ? undefined : sort ? encodeTextCursor(sort, { key: row.position, id: row.id }) : encodeBrowseCursor({ at: row.position, id: row.id });
-    return {
-      items,
-      newer: newer ? (more ? cursor(first) : undefined) : older ? cursor(first) : undefined,
-      older: newer ? cursor(last) : more ? cursor(last) : undefined,
-    };
+    return { items, newer: page.prevCursor ?? undefined, older: page.nextCursor ?? undefined };
   }
 }
 

@@ -7,6 +7,7 @@ export * from './change-notifier.js';
 export * from './change-listener.js';
 export * from './database.module.js';
 export * from './pagination.js';
+export * from './two-way-page.js';
 export * from './failure-windows.js';
 export * from './round-trip-batcher.js';
 export * from './time-values.js';

@@ -1,4 +1,5 @@
-import { InvalidCursorError } from './pagination.js';
+import { type CursorPosition, InvalidCursorError } from './pagination.js';
+import { type CursorCodec, type KeysetFetch, MILLISECOND_CURSORS, type TwoWayPage, type TwoWayRequest, twoWayPage } from './two-way-page.js';
 
 /**
  * A list sorted by one of its text columns ("name", or "-name" for the reverse), keyset-paged on
@@ -59,6 +60,11 @@ export function decodeTextCursor(sort: TextSort, cursor: string | undefined): Te
   throw new InvalidCursorError();
 }
 
+/** The cursors of a list in a text sort, for `twoWayPage`. */
+export function textCursors(sort: TextSort): CursorCodec<TextPosition> {
+  return { encode: (position) => encodeTextCursor(sort, position), decode: (cursor) => decodeTextCursor(sort, cursor) };
+}
+
 /**
  * The SQL of one page in a text sort: rows after the position in the list's order (or, reading
  * `backward`, before it, nearest first), ordered by the column then the id. `keyParam` and
@@ -77,4 +83,42 @@ export function textKeyset(
     condition: `(${column}, ${idColumn}) ${ascending ? '>' : '<'} (${keyParam}, ${idParam})`,
     direction: ascending ? 'ASC' : 'DESC',
   };
+}
+
+/**
+ * Where a repository reads one page of a list sortable by its columns: in its default order after
+ * a (time, id) position, sorted by a column after a (value, id) one; `backward`: the rows before
+ * the position instead, nearest first.
+ */
+export interface SortableRange {
+  sort?: TextSort;
+  after?: CursorPosition;
+  afterKey?: TextPosition;
+  backward: boolean;
+  take: number;
+}
+
+/** A list sortable by its columns: its rows, a row's time (the default order) and its value of a sort column. */
+export interface SortableList<R extends { id: string }> {
+  rows(range: SortableRange): Promise<R[]>;
+  at(row: R): CursorPosition;
+  key(row: R, sort: TextSort): string;
+}
+
+/** {@link twoWayPage} of a list in its default order, or in `sort` with cursors that name it. */
+export function sortablePage<R extends { id: string }, T>(
+  request: TwoWayRequest,
+  sort: TextSort | undefined,
+  list: SortableList<R>,
+  map: (row: R) => T,
+): Promise<TwoWayPage<T>> {
+  const from =
+    <P>(where: (position: P | undefined) => Pick<SortableRange, 'after' | 'afterKey'>): KeysetFetch<R, P> =>
+    ({ after, before, take }) =>
+      list.rows({ sort, ...where(before ?? after), backward: before !== undefined, take });
+  if (sort) {
+    const position = (row: R) => ({ key: list.key(row, sort), id: row.id });
+    return twoWayPage(request, { fetch: from<TextPosition>((afterKey) => ({ afterKey })), position, cursors: textCursors(sort) }, map);
+  }
+  return twoWayPage(request, { fetch: from<CursorPosition>((after) => ({ after })), position: (row: R) => list.at(row), cursors: MILLISECOND_CURSORS }, map);
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { type Actor, AuditService } from '@gatehouse/audit';
-import { type TwoWayPage, type TwoWayRequest, twoWayPage } from '@gatehouse/database';
+import { type CursorPosition, type KeysetFetch, MILLISECOND_CURSORS, type TwoWayPage, type TwoWayRequest, twoWayPage } from '@gatehouse/database';
 import type { Email, EmailOrder, EmailStatus } from './email.entity.js';
 import { EmailRepository } from './email.repository.js';
 import { MailError, MailErrorCode } from './mail.errors.js';
@@ -50,7 +50,8 @@ export class EmailAdminService {
   /** The outbox by status, as queued (oldest first) or newest first; `cursor` pages on, `before` back. */
   list(tenantId: string, filter: TwoWayRequest & { status?: EmailStatus; order?: EmailOrder }): Promise<TwoWayPage<EmailView>> {
     const query = { status: filter.status, order: filter.order ?? 'oldest' };
-    return twoWayPage(filter, (range) => this.emails.page(tenantId, { ...query, ...range }), (e) => ({ at: e.createdAt, id: e.id }), toEmailView);
+    const fetch: KeysetFetch<Email, CursorPosition> = (range) => this.emails.page(tenantId, { ...query, ...range });
+    return twoWayPage(filter, { fetch, position: (e) => ({ at: e.createdAt, id: e.id }), cursors: MILLISECOND_CURSORS }, toEmailView);
   }
 
   /** One outbox row of the tenant (never its body). */

@@ -17,7 +17,7 @@ export interface AccessRequestQuery {
   /** Sorted by a text column instead of age: its order and the position to continue from. */
   sort?: TextSort;
   afterKey?: TextPosition;
-  /** From `after` towards the oldest (the console's "Older"), nearest first. */
+  /** From the position towards the start of the order, nearest first (a page before a cursor). */
   backward?: boolean;
   take: number;
 }

@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { type Actor, AuditService, SYSTEM_ACTOR } from '@gatehouse/audit';
 import { APP_CONFIG, type AppConfig } from '@gatehouse/config';
 import { SecretHasher, generateOpaqueSecret } from '@gatehouse/crypto';
-import { type Page, type PageRequest, type TextSort, decodeCursor, decodeTextCursor, encodeTextCursor, pageSize, toPage } from '@gatehouse/database';
+import { type Page, type PageRequest, type SortableRange, type TextSort, type TwoWayPage, type TwoWayRequest, oneWay, sortablePage } from '@gatehouse/database';
 import { MailOutbox, accessRequestConfirmEmail, linkFrom } from '@gatehouse/mail';
 import { TenantService } from '@gatehouse/tenants';
 import type { AccessRequest, AccessRequestStatus } from './access-request.entity.js';
@@ -22,6 +22,13 @@ export const MAX_OPEN_REQUESTS_PER_ADDRESS = 3;
 /** Public requests one source address may make per window. */
 export const SOURCE_REQUEST_LIMIT = 10;
 export const SOURCE_WINDOW_SECONDS = 60 * 60;
+
+/** What the list of requests shows: those in a state, matching a search, in an order. */
+export interface AccessRequestFilter extends PageRequest {
+  status?: AccessRequestStatus;
+  search?: string;
+  sort?: TextSort;
+}
 
 export type PublicSubmission = { accepted: true } | { accepted: false; retryAfterSeconds: number };
 
@@ -142,27 +149,21 @@ export class AccessRequestService {
     });
   }
 
-  /**
-   * Oldest first. `backward`: the page before `cursor` (towards the oldest), items still oldest
-   * first; its `nextCursor` then continues backward.
-   */
-  async list(
-    tenantId: string,
-    filter: PageRequest & { status?: AccessRequestStatus; backward?: boolean; search?: string; sort?: TextSort },
-  ): Promise<Page<AccessRequestView>> {
-    const size = pageSize(filter.limit);
+  /** Oldest first (or sorted by requester or organisation). */
+  async list(tenantId: string, filter: AccessRequestFilter): Promise<Page<AccessRequestView>> {
+    return oneWay(await this.browse(tenantId, { ...filter, before: undefined }));
+  }
+
+  /** {@link list} both ways: `before` (a page's `prevCursor`) walks towards the start of the order. */
+  browse(tenantId: string, filter: AccessRequestFilter & TwoWayRequest): Promise<TwoWayPage<AccessRequestView>> {
     const sort = filter.sort && filter.sort.by in REQUEST_SORT_COLUMNS ? filter.sort : undefined;
-    const rows = await this.requests.page(tenantId, {
-      status: filter.status,
-      search: filter.search?.trim() || undefined,
-      ...(sort ? { sort, afterKey: decodeTextCursor(sort, filter.cursor) } : { after: decodeCursor(filter.cursor) }),
-      backward: filter.backward,
-      take: size + 1,
-    });
-    const page = sort
-      ? textPage(rows, size, sort)
-      : toPage(rows, size, (r) => ({ at: r.createdAt, id: r.id }), toAccessRequestView);
-    return filter.backward ? { ...page, items: page.items.reverse() } : page;
+    const query = { status: filter.status, search: filter.search?.trim() || undefined };
+    const list = {
+      rows: (range: SortableRange) => this.requests.page(tenantId, { ...query, ...range }),
+      at: (r: AccessRequest) => ({ at: r.createdAt, id: r.id }),
+      key: (r: AccessRequest, by: TextSort) => ((by.by as RequestSort) === 'organisation' ? r.organisation : r.requesterName),
+    };
+    return sortablePage(filter, sort, list, toAccessRequestView);
   }
 
   /** The access request whose approval created the API client (by its object id), if one did. */
@@ -274,15 +275,4 @@ function typedFields(request: AccessRequest): Array<[string, string]> {
     ['What the system must do', request.apiPurpose],
   ];
   return fields.filter((field): field is [string, string] => Boolean(field[1]));
-}
-
-/** Given `size + 1` rows in a text sort, the page and the cursor of its last row when more follow. */
-function textPage(rows: AccessRequest[], size: number, sort: TextSort): Page<AccessRequestView> {
-  const key = (r: AccessRequest) => (sort.by as RequestSort) === 'organisation' ? r.organisation : r.requesterName;
-  const items = rows.slice(0, size);
-  const last = items[items.length - 1];
-  return {
-    items: items.map(toAccessRequestView),
-    nextCursor: rows.length > size && last ? encodeTextCursor(sort, { key: key(last), id: last.id }) : null,
-  };
 }

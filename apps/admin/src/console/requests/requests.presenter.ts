@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { UserService, type UserView, toUserView } from '@gatehouse/accounts';
-import { type TextSort, encodeCursor, encodeTextCursor, parseTextSort, textSortParam } from '@gatehouse/database';
+import { type TwoWayRequest, parseTextSort, textSortParam } from '@gatehouse/database';
 import { ClientService } from '@gatehouse/clients';
 import { DocService } from '@gatehouse/docs';
 import { HandoverService } from '@gatehouse/handovers';
@@ -34,11 +34,6 @@ const staffWords = (message: string) => message.replace(/^Enter your /, 'Enter t
 /** The columns the list sorts by (besides age, its default), by their names in the URL. */
 const SORTS = ['requester', 'organisation'] as const;
 
-const cursorOf = (sort: TextSort | undefined) => (r: AccessRequestView) =>
-  sort
-    ? encodeTextCursor(sort, { key: sort.by === 'organisation' ? r.organisation : r.requesterName, id: r.id })
-    : encodeCursor({ at: new Date(r.createdAt), id: r.id });
-
 interface DecisionForm {
   approve?: { note: string; sections: string[]; expiresInHours: string };
   reject?: { note: string };
@@ -70,9 +65,8 @@ export class RequestsPresenter {
     const status = state === 'all' ? undefined : (state as AccessRequestStatus);
     const sort = parseTextSort(queryText(query, 'sort'), SORTS);
     const q = queryText(query, 'q').trim().slice(0, 200);
-    const fetch = (cursor: string | undefined, backward: boolean) =>
-      this.requests.list(who.tenantId, { status, search: q, sort, cursor, backward, limit: 50 });
-    const window = await cursorWindow(fetch, cursorOf(sort), { after: queryText(query, 'after'), before: queryText(query, 'before') });
+    const fetch = (request: TwoWayRequest) => this.requests.browse(who.tenantId, { status, search: q, sort, ...request, limit: 50 });
+    const window = await cursorWindow(fetch, { after: queryText(query, 'after'), before: queryText(query, 'before') });
     return {
       title: 'Access requests',
       lead: 'People who asked for an account or for API access, oldest first.',

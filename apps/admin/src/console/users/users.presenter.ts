@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
-import { AccountError, AccountErrorCode, type Role, UserService, type UserStatusFilter, type UserView, mayManageUser, userPosition, userSortKey } from '@gatehouse/accounts';
+import { AccountError, AccountErrorCode, type Role, UserService, type UserStatusFilter, type UserView, mayManageUser } from '@gatehouse/accounts';
 import { type AuditEventView, AuditService } from '@gatehouse/audit';
-import { type TextSort, encodeCursor, encodeTextCursor, parseTextSort, textSortParam } from '@gatehouse/database';
+import { parseTextSort, textSortParam } from '@gatehouse/database';
 import { DocService } from '@gatehouse/docs';
 import { InvitationError, InvitationService } from '@gatehouse/invitations';
 import { type FieldErrors, type Option, html } from '@gatehouse/views';
@@ -18,10 +18,6 @@ import { type NewUserForm, type UserListFilters, newUserForm, userList } from '.
 
 type Query = Record<string, unknown>;
 const SORTS = ['name', 'username', 'email'] as const;
-const cursorOf = (sort: TextSort | undefined) => (user: UserView) =>
-  sort
-    ? encodeTextCursor(sort, { key: userSortKey(user, sort), id: user.id })
-    : encodeCursor(userPosition({ createdAt: new Date(user.createdAt), id: user.id }));
 const PAGE = 50;
 
 /** The invitation part of a form (create user, open sections): the REST DTO's rules and messages. */
@@ -81,8 +77,7 @@ export class UsersPresenter {
       sort: parseTextSort(filters.sort, SORTS),
       limit: PAGE,
     };
-    const fetch = (cursor: string | undefined, backward: boolean) => this.users.list(who.tenantId, { ...filter, cursor, backward });
-    const window = await cursorWindow(fetch, cursorOf(filter.sort), { after, before });
+    const window = await cursorWindow((request) => this.users.browse(who.tenantId, { ...filter, ...request }), { after, before });
     return { items: window.items, newer: window.previous, older: window.next };
   }
 
