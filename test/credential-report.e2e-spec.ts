@@ -140,7 +140,7 @@ describe('credential report and least privilege', () => {
     const csv = await get('/credential-report').set('accept', 'text/csv').expect(200);
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);
     const lines = csv.text.trim().split('\r\n');
-    expect(lines[0]).toBe('clientId,clientName,kind,keyId,displayName,hint,thumbprint,issuer,subject,createdAt,expiresAt,lastUsedAt,lastUsedFrom,state');
+    expect(lines[0]).toBe('clientId,clientName,kind,keyId,displayName,hint,thumbprint,issuer,subject,createdAt,expiresAt,lastUsedAt,lastUsedFrom,state,disabledAt');
     expect(lines.filter((l) => l.includes(keys.secret))[0]).toContain('198.51.100.1');
     expect(lines.length - 1).toBeGreaterThanOrEqual(4);
   });
