@@ -18,8 +18,8 @@ export class CredentialEnablingController {
 
   @Post(':clientId/secrets/:keyId/enable')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Enable a secret disabled as stale', description: DESCRIPTION })
   @RequirePermission('Secrets.Manage')
+  @ApiOperation({ summary: 'Enable a secret disabled as stale', description: DESCRIPTION })
   @ApiOkResponse({ type: SecretResponse })
   enableSecret(@Principal() principal: AdminPrincipal, @Param('clientId') clientId: string, @Param('keyId') keyId: string): Promise<SecretView> {
     return this.enabling.enableSecret(principal.tenantId, principal, clientId, keyId);
@@ -27,8 +27,8 @@ export class CredentialEnablingController {
 
   @Post(':clientId/certificates/:keyId/enable')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Enable a certificate credential disabled as stale', description: DESCRIPTION })
   @RequirePermission('Secrets.Manage')
+  @ApiOperation({ summary: 'Enable a certificate credential disabled as stale', description: DESCRIPTION })
   @ApiOkResponse({ type: CertificateResponse })
   enableCertificate(
     @Principal() principal: AdminPrincipal,
@@ -40,8 +40,8 @@ export class CredentialEnablingController {
 
   @Post(':clientId/federated-credentials/:id/enable')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Enable a federated credential disabled as stale', description: DESCRIPTION })
   @RequirePermission('Secrets.Manage')
+  @ApiOperation({ summary: 'Enable a federated credential disabled as stale', description: DESCRIPTION })
   @ApiOkResponse({ type: FederatedCredentialResponse })
   enableFederated(
     @Principal() principal: AdminPrincipal,
