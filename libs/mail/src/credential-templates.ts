@@ -83,7 +83,7 @@ export function staleCredentialEmail(input: StaleCredentialMail): RenderedEmail 
     `The ${input.kindLabel} (${input.identifying}) of the API client ${input.clientDisplayName} (${input.clientId}) was not used for ${input.days} days: ${input.lastUsedAt ? `its last token was issued at ${input.lastUsedAt.toISOString()}` : 'no token was ever issued with it'}.`,
     ...(input.disabled
       ? [
-          "Your organisation's credential policy disables unused credentials, so it was disabled: token requests with it fail from now on. Nothing was deleted, and the client's other credentials keep working.",
+          "The credential policy disables credentials left unused that long, so it was disabled: token requests with it fail from now on. Nothing was deleted, and the client's other credentials keep working.",
           "If something still needs it, it can be enabled again: someone who manages the client's credentials presses Enable again beside it on the client's page in the console (or calls the admin API's enable operation for it); ask your contact person. If nothing needs it, remove it.",
         ]
       : [
