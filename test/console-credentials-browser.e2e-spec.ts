@@ -103,6 +103,16 @@ describe('console: credentials and last use in a browser', () => {
     await app.db.query(`UPDATE client_secrets SET disabled_at = now() - interval '1 day', stale_reported_at = now() - interval '1 day' WHERE key_id = $1`, [forgottenKey]);
     const page = await (await browser.newContext({ viewport: WIDE })).newPage();
     await signInInBrowser(page, `${app.origin}/console/login`, cora, await app.staff.secondFactor(cora));
+    // Outside the policy: nothing before the tenant has one; with 30-day secrets, all four 180-day secrets.
+    await page.goto(`${app.origin}/console/credentials?show=outside-policy`);
+    await page.getByText('No live credential is outside the credential policy.').waitFor();
+    await app.db.query(
+      `INSERT INTO credential_policies (tenant_id, max_secret_lifetime_days, allowed_credential_kinds, effective_from)
+       VALUES ($1, 30, '{secret,certificate,federated}', now())`,
+      [app.tenantId],
+    );
+    await page.reload();
+    await expect(page.locator('tbody tr').count()).resolves.toBe(4);
     await page.goto(`${app.origin}/console/credentials?show=disabled`);
     await expect(page.locator('tbody tr').count()).resolves.toBe(1);
     await expect(page.locator('tbody').textContent()).resolves.toMatch(/disabled\s*as stale on \d{4}-\d{2}-\d{2}/);
