@@ -42,7 +42,7 @@ describe('stale credentials disabled and enabled again', () => {
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    return { status: response.status, body: response.status === 204 ? null : ((await response.json()) as Json) };
+    return { status: response.status, body: (response.status === 204 ? {} : await response.json()) as Json };
   };
   const tokenEndpoint = () => `${identityUrl}/${tenant.slug}/oauth2/v2.0/token`;
   const tokenRequest = async (fields: Record<string, string>) => {
