@@ -32,6 +32,7 @@ import { PasswordResetAndExpiredHandovers1795845292771 } from './1795845292771-P
 import { CredentialLastUse1795850000000 } from './1795850000000-CredentialLastUse.js';
 import { CredentialPolicyAndClientLimits1795856035948 } from './1795856035948-CredentialPolicyAndClientLimits.js';
 import { PartnerOrganisations1795856178129 } from './1795856178129-PartnerOrganisations.js';
+import { DisabledCredentials1795860000000 } from './1795860000000-DisabledCredentials.js';
 
 /** Every migration, in order. Listed explicitly: a glob would load some files twice. */
 export const MIGRATIONS = [
@@ -69,4 +70,5 @@ export const MIGRATIONS = [
   FormsActOnce1795855880872,
   CredentialPolicyAndClientLimits1795856035948,
   PartnerOrganisations1795856178129,
+  DisabledCredentials1795860000000,
 ];

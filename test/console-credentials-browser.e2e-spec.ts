@@ -19,7 +19,9 @@ describe('console: credentials and last use in a browser', () => {
   let app: ConsoleApp;
   let browser: Browser;
   let ivan: StaffMember;
+  let cora: StaffMember;
   let clientId: string;
+  let forgottenKey: string;
   const shots = new Screenshots('console-credentials');
 
   beforeAll(async () => {
@@ -35,7 +37,8 @@ describe('console: credentials and last use in a browser', () => {
       const client = await clients.create(app.tenantId, actor, { displayName });
       await clients.setScopes(app.tenantId, actor, client.clientId, ['api://stock/Stock.Read', 'api://stock/Stock.Write']);
       const used = await clients.issueSecret(app.tenantId, actor, client.clientId, { displayName: 'production' });
-      await clients.issueSecret(app.tenantId, actor, client.clientId, { displayName: 'forgotten' });
+      const forgotten = await clients.issueSecret(app.tenantId, actor, client.clientId, { displayName: 'forgotten' });
+      if (displayName === 'Warehouse sync') forgottenKey = forgotten.keyId;
       await db.query(
         `UPDATE client_secrets SET last_used_at = date_trunc('minute', now() - interval '2 hours'), last_used_from = '203.0.113.7' WHERE key_id = $1`,
         [used.keyId],
@@ -48,6 +51,7 @@ describe('console: credentials and last use in a browser', () => {
       );
       if (displayName === 'Warehouse sync') clientId = client.clientId;
     }
+    cora = await app.staff.staff(app.tenantId, ['ContactPerson'], { username: 'cora' });
     browser = await launchBrowser();
   }, 60_000);
 
@@ -92,5 +96,42 @@ describe('console: credentials and last use in a browser', () => {
     await page.getByText('Removed the unused scope: api://stock/Stock.Write.').waitFor();
     await expect(page.locator('#unused-scopes').count()).resolves.toBe(0);
     await checkPage(page, shots, 'client-after-removal');
+  });
+
+  it('a secret disabled as stale is found on Credentials and enabled again from its client page after confirming', { timeout: 120_000 }, async () => {
+    // As the stale-credential job leaves it with the tenant's disableStaleCredentials on.
+    await app.db.query(`UPDATE client_secrets SET disabled_at = now() - interval '1 day', stale_reported_at = now() - interval '1 day' WHERE key_id = $1`, [forgottenKey]);
+    const page = await (await browser.newContext({ viewport: WIDE })).newPage();
+    await signInInBrowser(page, `${app.origin}/console/login`, cora, await app.staff.secondFactor(cora));
+    // Outside the policy: nothing before the tenant has one; with 30-day secrets, all four 180-day secrets.
+    await page.goto(`${app.origin}/console/credentials?show=outside-policy`);
+    await page.getByText('No live credential is outside the credential policy.').waitFor();
+    await app.db.query(
+      `INSERT INTO credential_policies (tenant_id, max_secret_lifetime_days, allowed_credential_kinds, effective_from)
+       VALUES ($1, 30, '{secret,certificate,federated}', now())`,
+      [app.tenantId],
+    );
+    await page.reload();
+    await expect(page.locator('tbody tr').count()).resolves.toBe(4);
+    await page.goto(`${app.origin}/console/credentials?show=disabled`);
+    await expect(page.locator('tbody tr').count()).resolves.toBe(1);
+    await expect(page.locator('tbody').textContent()).resolves.toMatch(/disabled\s*as stale on \d{4}-\d{2}-\d{2}/);
+    await checkPage(page, shots, 'credentials-disabled');
+
+    await page.locator('tbody a', { hasText: 'Warehouse sync' }).click();
+    await page.waitForURL((url) => url.pathname === `/console/clients/${clientId}`);
+    const secrets = page.getByRole('table', { name: 'Secrets' });
+    await expect(secrets.textContent()).resolves.toMatch(/disabled\s*as stale on/);
+    await checkPage(page, shots, 'client-disabled-secret');
+    await secrets.getByRole('link', { name: /^Enable again secret/ }).click();
+    await page.getByRole('heading', { name: 'Enable the credential again?' }).waitFor();
+    await checkPage(page, shots, 'enable-again-confirm');
+    await page.getByRole('button', { name: 'Enable again' }).click();
+    await page.getByText('Credential enabled again').waitFor();
+    await expect(page.getByRole('table', { name: 'Secrets' }).textContent()).resolves.not.toContain('as stale on');
+    const [row] = await app.db.query(`SELECT disabled_at, enabled_at FROM client_secrets WHERE key_id = $1`, [forgottenKey]);
+    expect(row).toMatchObject({ disabled_at: null, enabled_at: expect.any(Date) });
+    const events = await app.db.query(`SELECT actor_id FROM audit_events WHERE action = 'client.credential.enabled' AND details->>'keyId' = $1`, [forgottenKey]);
+    expect(events).toEqual([{ actor_id: cora.id }]);
   });
 });

@@ -140,7 +140,7 @@ describe('credential report and least privilege', () => {
     const csv = await get('/credential-report').set('accept', 'text/csv').expect(200);
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);
     const lines = csv.text.trim().split('\r\n');
-    expect(lines[0]).toBe('clientId,clientName,kind,keyId,displayName,hint,thumbprint,issuer,subject,createdAt,expiresAt,lastUsedAt,lastUsedFrom,state');
+    expect(lines[0]).toBe('clientId,clientName,kind,keyId,displayName,hint,thumbprint,issuer,subject,createdAt,expiresAt,lastUsedAt,lastUsedFrom,state,disabledAt');
     expect(lines.filter((l) => l.includes(keys.secret))[0]).toContain('198.51.100.1');
     expect(lines.length - 1).toBeGreaterThanOrEqual(4);
   });
@@ -197,5 +197,24 @@ describe('credential report and least privilege', () => {
     const all = await db.query(`SELECT details->>'keyId' AS key FROM audit_events WHERE action = 'client.credential.stale'`);
     expect(all.map((e: Json) => e.key)).toEqual(expect.arrayContaining([keys.unused, secret.keyId]));
     expect(all.map((e: Json) => e.key)).not.toContain(keys.secret);
+  });
+
+  it('outsidePolicy=true lists the live credentials the tenant policy flags, as the Overview counts them', async () => {
+    // No policy yet: nothing is outside it.
+    expect((await get('/credential-report?outsidePolicy=true').expect(200)).body.items).toEqual([]);
+    const admin = await new AdminFixtures(app, testConfig(database.url)).operator(tenant, ['Administrator']);
+    await request(app.getHttpServer())
+      .put('/admin/v1/credential-policy')
+      .set('authorization', `Bearer ${admin.token}`)
+      .send({ maxSecretLifetimeDays: 30, allowedCredentialKinds: ['secret', 'certificate'] })
+      .expect(200);
+    const revoked = await app.get(ClientService).issueSecret(tenant.tenantId, SYSTEM_ACTOR, clientId, { expiresInDays: 20 });
+    await db.query(`UPDATE client_secrets SET revoked_at = now(), expires_at = now() + interval '300 days' WHERE key_id = $1`, [revoked.keyId]);
+    const flagged = ((await get('/credential-report?outsidePolicy=true').expect(200)).body.items as Json[]).filter((e) => e.clientId === clientId);
+    // The 180-day secrets and the federated credential (a kind no longer allowed); not the certificate, not the revoked one.
+    expect(flagged.map((e) => e.keyId).sort()).toEqual([keys.secret, keys.unused, keys.federated].sort());
+    const secretsOnly = await get('/credential-report?outsidePolicy=true&kind=secret').expect(200);
+    expect((secretsOnly.body.items as Json[]).every((e) => e.kind === 'secret')).toBe(true);
+    await get('/credential-report?outsidePolicy=yes').expect(400);
   });
 });

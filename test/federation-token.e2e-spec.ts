@@ -1,7 +1,9 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { UnsecuredJWT } from 'jose';
 import { SignJWT } from 'jose';
+import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StaleCredentialService } from '@gatehouse/clients';
 import { FederationEnv, claimsOf } from './support/federation-env.js';
 import type { TestIssuer } from './support/oidc-issuer.js';
 
@@ -120,6 +122,21 @@ describe('token endpoint: external tokens as client assertions', () => {
     expect((await env.exchange(deploy.clientId, 'not.a.jwt')).code).toBe(50027);
     const noClientId = await env.exchange(undefined, await github.github('contoso/orders', 'refs/heads/main', { environment: 'production' }));
     expect(noClientId).toMatchObject({ status: 400, code: 900144 });
+  });
+
+  it('a federated credential disabled as stale is refused at once (700211, the only one of its issuer); enabled again it works', async () => {
+    const exchange = async () => env.exchange(cluster.clientId, await k8s.kubernetes('orders', 'orders-sync'));
+    expect((await exchange()).status).toBe(200); // cached by the identity app before the run
+    const admin = request(env.admin.getHttpServer());
+    await admin.put('/admin/v1/credential-policy').set('authorization', `Bearer ${env.operatorToken}`).send({ disableStaleCredentials: true }).expect(200);
+    await env.tokens.dataSource.query(`UPDATE client_federated_credentials SET last_used_at = now() - interval '100 days' WHERE api_client_id = $1`, [cluster.id]);
+    const [row] = await env.tokens.dataSource.query(`SELECT id FROM client_federated_credentials WHERE api_client_id = $1`, [cluster.id]);
+    expect(await env.admin.get(StaleCredentialService).reportStale()).toMatchObject({ disabled: 1 });
+    await env.tokens.settle();
+    expect(await exchange()).toMatchObject({ status: 401, code: 700211 });
+    await admin.post(`/admin/v1/clients/${cluster.clientId}/federated-credentials/${row.id as string}/enable`).set('authorization', `Bearer ${env.operatorToken}`).expect(200);
+    await env.tokens.settle();
+    expect((await exchange()).status).toBe(200);
   });
 
   it('refuses a disabled client and an unknown one, after the credential matched', async () => {

@@ -30,6 +30,11 @@ const form = (permission: Permission | null, prepare: ConsoleForm['prepare'], mo
   prepare,
   ...more,
 });
+/** A credential disabled as the stale-credential job disables one (`disabled_at`); returns it. */
+async function disabledAsStale<T extends { keyId?: string; id?: string }>(f: MatrixFixtures, table: string, column: string, credential: T): Promise<T> {
+  await f.db.query(`UPDATE ${table} SET disabled_at = now(), stale_reported_at = now() WHERE ${column} = $1`, [credential.keyId ?? credential.id]);
+  return credential;
+}
 const user = async (f: MatrixFixtures, path: string) => ({ path: `users/${(await f.user()).id}/${path}` });
 const client = async (f: MatrixFixtures, path: string) => ({ path: `clients/${await f.client()}/${path}` });
 
@@ -77,6 +82,21 @@ export const CONSOLE_MATRIX: Record<string, ConsoleForm> = {
   'clients/:clientId/certificates': form(
     'Secrets.Manage',
     async (f) => ({ ...(await client(f, 'certificates')), fields: { certificate: makeCertificate({ type: 'ec' }).pem, displayName: 'key' } }),
+    { stepUp: true },
+  ),
+  'clients/:clientId/secrets/:key/enable': form(
+    'Secrets.Manage',
+    async (f) => ((s) => ({ path: `clients/${s.clientId}/secrets/${s.keyId}/enable` }))(await disabledAsStale(f, 'client_secrets', 'key_id', await f.secret())),
+    { stepUp: true },
+  ),
+  'clients/:clientId/certificates/:key/enable': form(
+    'Secrets.Manage',
+    async (f) => ((c) => ({ path: `clients/${c.clientId}/certificates/${c.keyId}/enable` }))(await disabledAsStale(f, 'client_certificates', 'key_id', await f.certificate())),
+    { stepUp: true },
+  ),
+  'clients/:clientId/federated-credentials/:key/enable': form(
+    'Secrets.Manage',
+    async (f) => ((c) => ({ path: `clients/${c.clientId}/federated-credentials/${c.id}/enable` }))(await disabledAsStale(f, 'client_federated_credentials', 'id', await f.federated())),
     { stepUp: true },
   ),
   'clients/:clientId/certificates/:keyId/remove': form('Secrets.Manage', async (f) => ((c) => ({ path: `clients/${c.clientId}/certificates/${c.keyId}/remove` }))(await f.certificate())),

@@ -37,6 +37,11 @@ const disabled = async (f: MatrixFixtures, roles: Parameters<MatrixFixtures['use
   return user;
 };
 
+/** A credential disabled as the stale-credential job disables one (`disabled_at`). */
+const disabledAsStale = async (f: MatrixFixtures, table: string, column: string, key: string) => {
+  await f.db.query(`UPDATE ${table} SET disabled_at = now(), stale_reported_at = now() WHERE ${column} = $1`, [key]);
+};
+
 const GITHUB_CREDENTIAL = (f: MatrixFixtures) => ({
   name: f.unique('fic'),
   issuer: 'https://token.actions.githubusercontent.com',
@@ -162,6 +167,18 @@ export const REST_MATRIX: Record<string, RestOperation> = {
   },
   'GET /admin/v1/clients/{clientId}/secrets': read('Clients.Read', async (f) => `/clients/${await f.client()}/secrets`),
   'DELETE /admin/v1/clients/{clientId}/secrets/{keyId}': { permission: 'Secrets.Manage', cases: [{ status: 204, prepare: async (f) => ((s) => ({ path: `/clients/${s.clientId}/secrets/${s.keyId}` }))(await f.secret()) }] },
+  'POST /admin/v1/clients/{clientId}/secrets/{keyId}/enable': {
+    permission: 'Secrets.Manage',
+    cases: [{ status: 200, prepare: async (f) => { const s = await f.secret(); await disabledAsStale(f, 'client_secrets', 'key_id', s.keyId); return { path: `/clients/${s.clientId}/secrets/${s.keyId}/enable` }; } }],
+  },
+  'POST /admin/v1/clients/{clientId}/certificates/{keyId}/enable': {
+    permission: 'Secrets.Manage',
+    cases: [{ status: 200, prepare: async (f) => { const c = await f.certificate(); await disabledAsStale(f, 'client_certificates', 'key_id', c.keyId); return { path: `/clients/${c.clientId}/certificates/${c.keyId}/enable` }; } }],
+  },
+  'POST /admin/v1/clients/{clientId}/federated-credentials/{id}/enable': {
+    permission: 'Secrets.Manage',
+    cases: [{ status: 200, prepare: async (f) => { const c = await f.federated(); await disabledAsStale(f, 'client_federated_credentials', 'id', c.id); return { path: `/clients/${c.clientId}/federated-credentials/${c.id}/enable` }; } }],
+  },
   'POST /admin/v1/clients/{clientId}/certificates': {
     permission: 'Secrets.Manage',
     cases: [{ status: 201, prepare: async (f) => ({ path: `/clients/${await f.client()}/certificates`, body: { certificate: makeCertificate({ type: 'ec' }).pem } }) }],

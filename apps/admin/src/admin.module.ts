@@ -23,6 +23,7 @@ import { AuditController } from './controllers/audit.controller.js';
 import { ClientCertificatesController } from './controllers/client-certificates.controller.js';
 import { ClientsController } from './controllers/clients.controller.js';
 import { CredentialReportController } from './controllers/credential-report.controller.js';
+import { CredentialEnablingController } from './controllers/credential-enabling.controller.js';
 import { DocSectionsController } from './controllers/doc-sections.controller.js';
 import { EmailsController } from './controllers/emails.controller.js';
 import { FederatedCredentialsController } from './controllers/federated-credentials.controller.js';
@@ -52,6 +53,7 @@ export const ADMIN_CONTROLLERS = [
   ClientsController,
   ClientCertificatesController,
   CredentialReportController,
+  CredentialEnablingController,
   FederatedCredentialsController,
   AuditController,
   DocSectionsController,

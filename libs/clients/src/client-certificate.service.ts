@@ -31,6 +31,8 @@ export interface CertificateView {
   createdAt: string;
   lastUsedAt: string | null;
   lastUsedFrom: string | null;
+  /** When the worker disabled it as stale (token requests with it fail until it is enabled again); null: enabled. */
+  disabledAt: string | null;
 }
 
 export function toCertificateView(row: ClientCertificate): CertificateView {
@@ -46,6 +48,7 @@ export function toCertificateView(row: ClientCertificate): CertificateView {
     createdAt: row.createdAt.toISOString(),
     lastUsedAt: row.lastUsedAt ? row.lastUsedAt.toISOString() : null,
     lastUsedFrom: row.lastUsedFrom ?? null,
+    disabledAt: row.disabledAt ? row.disabledAt.toISOString() : null,
   };
 }
 

@@ -48,6 +48,8 @@ export interface SecretView {
   createdAt: string;
   lastUsedAt: string | null;
   lastUsedFrom: string | null;
+  /** When the worker disabled it as stale (token requests with it fail until it is enabled again); null: enabled. */
+  disabledAt: string | null;
 }
 
 /** The one response that carries a secret's value. */
@@ -86,5 +88,6 @@ export function toSecretView(secret: ClientSecret): SecretView {
     createdAt: secret.createdAt.toISOString(),
     lastUsedAt: secret.lastUsedAt ? secret.lastUsedAt.toISOString() : null,
     lastUsedFrom: secret.lastUsedFrom ?? null,
+    disabledAt: secret.disabledAt ? secret.disabledAt.toISOString() : null,
   };
 }

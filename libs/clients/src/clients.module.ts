@@ -21,6 +21,7 @@ import { PolicyBreachRepository } from './policy/policy-breach.repository.js';
 import { ClientLimitsService } from './limits/client-limits.service.js';
 import { LeastPrivilegeService } from './least-privilege.service.js';
 import { StaleCredentialService } from './stale/stale-credential.service.js';
+import { CredentialEnablingService } from './stale/credential-enabling.service.js';
 import { StaleSettingsSource } from './stale/stale-settings.js';
 import { PolicyStaleSettings } from './stale/policy-stale-settings.js';
 import { CredentialReportRepository } from './credential-report/credential-report.repository.js';
@@ -34,11 +35,11 @@ import { SecretExpiryWarningService } from './secret-expiry-warning.service.js';
     AdminCallerRepository, ClientRepository, ClientBrowseRepository, ClientBrowseService, ScopeResolver, ClientService,
     ClientCertificateService, FederatedCredentialRepository, FederatedCredentialService, SecretExpiryWarningService,
     OwnedCredentialsRepository, OwnedCredentialsService, CredentialReportRepository, CredentialReportService,
-    LeastPrivilegeService, StaleCredentialService, { provide: StaleSettingsSource, useClass: PolicyStaleSettings },
+    LeastPrivilegeService, StaleCredentialService, CredentialEnablingService, { provide: StaleSettingsSource, useClass: PolicyStaleSettings },
   ],
   exports: [
     ClientLimitsService, CredentialPolicyService, CredentialReportService, LeastPrivilegeService, StaleCredentialService,
-    StaleSettingsSource, AdminCallerRepository, ClientService, ClientBrowseService, ClientCertificateService,
+    CredentialEnablingService, StaleSettingsSource, AdminCallerRepository, ClientService, ClientBrowseService, ClientCertificateService,
     FederatedCredentialRepository, FederatedCredentialService, ClientRepository, SecretExpiryWarningService, OwnedCredentialsService,
   ],
 })

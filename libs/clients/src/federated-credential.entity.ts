@@ -84,6 +84,14 @@ export class FederatedCredential {
   @Column({ type: 'timestamptz', nullable: true })
   staleReportedAt: Date | null;
 
+  /** When the worker disabled it as stale (the tenant's `disableStaleCredentials`); null: enabled. Reversible. */
+  @Column({ type: 'timestamptz', nullable: true })
+  disabledAt: Date | null;
+
+  /** When it was last enabled again after being disabled: its stale period counts afresh from then. */
+  @Column({ type: 'timestamptz', nullable: true })
+  enabledAt: Date | null;
+
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt: Date;
 

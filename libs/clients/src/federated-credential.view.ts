@@ -13,6 +13,8 @@ export interface FederatedCredentialView {
   updatedAt: string;
   lastUsedAt: string | null;
   lastUsedFrom: string | null;
+  /** When the worker disabled it as stale (token requests with it fail until it is enabled again); null: enabled. */
+  disabledAt: string | null;
 }
 
 export function toFederatedCredentialView(row: FederatedCredential): FederatedCredentialView {
@@ -31,6 +33,7 @@ export function toFederatedCredentialView(row: FederatedCredential): FederatedCr
     updatedAt: row.updatedAt.toISOString(),
     lastUsedAt: row.lastUsedAt ? row.lastUsedAt.toISOString() : null,
     lastUsedFrom: row.lastUsedFrom ?? null,
+    disabledAt: row.disabledAt ? row.disabledAt.toISOString() : null,
   };
 }
 

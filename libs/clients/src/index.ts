@@ -39,3 +39,4 @@ export * from './credential-report/credential-report.repository.js';
 export * from './credential-report/credential-report.service.js';
 export * from './stale/stale-settings.js';
 export * from './stale/stale-credential.service.js';
+export * from './stale/credential-enabling.service.js';

@@ -23,6 +23,14 @@ export const KNOWN_EVENTS = [
   'client.certificate.removed',
   'client.created',
   /** A secret or certificate expires within 14 days (written beside the contact's warning mail). */
+  /**
+   * A stale credential disabled by the worker (the credential policy's `disableStaleCredentials`;
+   * details `{kind, keyId, reason: 'stale', lastUsedAt, unusedDays}`): its token requests fail until
+   * it is enabled again.
+   */
+  'client.credential.disabled',
+  /** A disabled credential enabled again (details `{kind, keyId, disabledAt}`); its stale period counts afresh. */
+  'client.credential.enabled',
   'client.credential.expiring',
   /**
    * A credential unused for the tenant's `staleCredentialDays` ({@link STALE_CREDENTIAL_EVENT}).

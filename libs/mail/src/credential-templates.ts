@@ -73,18 +73,28 @@ export interface StaleCredentialMail extends ClientMailSubject {
   identifying: string;
   days: number;
   lastUsedAt: Date | null;
+  /** It was disabled as well (the tenant's `disableStaleCredentials`). */
+  disabled: boolean;
 }
 
-/** A credential no token was issued with for the tenant's stale period: it may go. */
+/** A credential no token was issued with for the tenant's stale period: it may go (and may have been disabled). */
 export function staleCredentialEmail(input: StaleCredentialMail): RenderedEmail {
   const lines = [
     `The ${input.kindLabel} (${input.identifying}) of the API client ${input.clientDisplayName} (${input.clientId}) was not used for ${input.days} days: ${input.lastUsedAt ? `its last token was issued at ${input.lastUsedAt.toISOString()}` : 'no token was ever issued with it'}.`,
-    'If nothing uses it any more, remove it (unused credentials are a risk if they leak). If something still needs it, nothing changes for now; the console shows its last use under Credentials.',
+    ...(input.disabled
+      ? [
+          "The credential policy disables credentials left unused that long, so it was disabled: token requests with it fail from now on. Nothing was deleted, and the client's other credentials keep working.",
+          "If something still needs it, it can be enabled again: someone who manages the client's credentials presses Enable again beside it on the client's page in the console (or calls the admin API's enable operation for it); ask your contact person. If nothing needs it, remove it.",
+        ]
+      : [
+          'If nothing uses it any more, remove it (unused credentials are a risk if they leak). If something still needs it, nothing changes for now; the console shows its last use under Credentials.',
+        ]),
   ];
+  const title = input.disabled ? 'Unused credential disabled' : 'Unused credential';
   return {
     template: 'credential-stale',
-    subject: oneLine(`Unused credential of ${input.clientDisplayName}`),
+    subject: oneLine(input.disabled ? `Unused credential of ${input.clientDisplayName} disabled` : `Unused credential of ${input.clientDisplayName}`),
     text: `${lines.join('\n\n')}\n`,
-    html: page('Unused credential', lines),
+    html: page(title, lines),
   };
 }

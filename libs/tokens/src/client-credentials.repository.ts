@@ -41,9 +41,9 @@ export interface CertificateRow {
 /** Everything the token endpoint needs to know about one client, read in one round trip. */
 export interface ClientSnapshot {
   client: ClientRow;
-  /** Secrets not revoked (expired ones included, so that an expired secret is told apart). */
+  /** Secrets not revoked nor disabled as stale (expired ones included, so that an expired secret is told apart). */
   secrets: SecretRow[];
-  /** Certificates registered for client assertions (expired ones included, told apart at use). */
+  /** Certificates registered for client assertions, but those disabled as stale (expired ones included, told apart at use). */
   certificates: CertificateRow[];
   /**
    * Granted scope values by API id, each list sorted (never the admin API's: those come from the
@@ -105,10 +105,11 @@ SELECT c.tenant_id, c.id, c.client_id, c.state, c.owner_user_id, u.status AS own
        COALESCE((SELECT json_agg(json_build_object('keyId', k.key_id, 'thumbprint', k.thumbprint, 'x5t', k.x5t,
                         'x5tS256', k.x5t_s256, 'notBefore', k.not_before, 'notAfter', k.not_after,
                         'der', encode(k.certificate_der, 'base64')))
-                   FROM client_certificates k WHERE k.tenant_id = c.tenant_id AND k.api_client_id = c.id), '[]') AS certificates,
+                   FROM client_certificates k
+                  WHERE k.tenant_id = c.tenant_id AND k.api_client_id = c.id AND k.disabled_at IS NULL), '[]') AS certificates,
        COALESCE((SELECT json_agg(json_build_object('hash', encode(s.secret_hash, 'base64'), 'expiresAt', s.expires_at))
                    FROM client_secrets s
-                  WHERE s.tenant_id = c.tenant_id AND s.api_client_id = c.id AND s.revoked_at IS NULL), '[]') AS secrets,
+                  WHERE s.tenant_id = c.tenant_id AND s.api_client_id = c.id AND s.revoked_at IS NULL AND s.disabled_at IS NULL), '[]') AS secrets,
        COALESCE((SELECT json_agg(json_build_object('apiId', sc.api_id, 'value', sc.value) ORDER BY sc.value)
                    FROM client_scope_grants g JOIN api_scopes sc ON sc.id = g.scope_id
                   WHERE g.tenant_id = c.tenant_id AND g.api_client_id = c.id), '[]') AS grants

@@ -23,6 +23,8 @@ import { ApisPresenter } from './apis/apis.presenter.js';
 import { ClientCredentialsPresenter } from './clients/client-credentials.presenter.js';
 import { ClientDetail } from './clients/client-detail.js';
 import { ClientFederationController } from './clients/client-federation.controller.js';
+import { CredentialEnablingController } from './clients/credential-enabling.controller.js';
+import { CredentialEnablingPresenter } from './clients/credential-enabling.presenter.js';
 import { ClientFederationPresenter } from './clients/client-federation.presenter.js';
 import { ClientHandoversPresenter } from './clients/client-handovers.presenter.js';
 import { ClientsController } from './clients/clients.controller.js';
@@ -80,6 +82,7 @@ export const CONSOLE_PAGES = [
   UsersController,
   ClientsController,
   ClientFederationController,
+  CredentialEnablingController,
   CredentialsConsoleController,
   OrganisationsConsoleController,
   ApisController,
@@ -109,6 +112,7 @@ const PRESENTERS = [
   ClientCredentialsPresenter,
   ClientHandoversPresenter,
   ClientFederationPresenter,
+  CredentialEnablingPresenter,
   ClientDetail,
   CredentialsPresenter,
   ApisPresenter,

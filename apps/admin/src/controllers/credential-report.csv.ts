@@ -16,6 +16,7 @@ export const REPORT_CSV_HEADER = [
   'lastUsedAt',
   'lastUsedFrom',
   'state',
+  'disabledAt',
 ] as const;
 
 /** One report entry as a CSV line, in {@link REPORT_CSV_HEADER}'s order. */

@@ -44,6 +44,14 @@ export class CredentialReportQueryDto extends PageQueryDto {
   @Min(1)
   @Max(MAX_REPORT_DAYS)
   unusedForDays?: number;
+
+  @ApiPropertyOptional({
+    enum: ['true', 'false'],
+    description: '`true`: only live credentials (not revoked, not expired) outside the tenant’s credential policy, as the Overview counts them',
+  })
+  @Optional()
+  @IsIn(['true', 'false'])
+  outsidePolicy?: 'true' | 'false';
 }
 
 export class CredentialReportEntryResponse {
@@ -63,7 +71,9 @@ export class CredentialReportEntryResponse {
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'To the minute; null: never used' })
   lastUsedAt: string | null;
   @ApiProperty({ type: String, nullable: true }) lastUsedFrom: string | null;
-  @ApiProperty({ enum: CREDENTIAL_STATES }) state: string;
+  @ApiProperty({ enum: CREDENTIAL_STATES, description: '`disabled`: disabled as stale (see disabledAt), reversible' }) state: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When it was disabled as stale; null: not disabled' })
+  disabledAt: string | null;
 }
 
 export class CredentialReportPage {
@@ -80,5 +90,6 @@ export function reportFilterOf(query: CredentialReportQueryDto) {
     expiringWithinDays: query.expiringWithinDays,
     neverUsed: query.neverUsed === 'true' ? true : undefined,
     unusedForDays: query.unusedForDays,
+    outsidePolicy: query.outsidePolicy === 'true' ? true : undefined,
   };
 }

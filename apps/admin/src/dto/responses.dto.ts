@@ -93,6 +93,8 @@ export class SecretResponse {
   lastUsedAt: string | null;
   @ApiProperty({ type: String, nullable: true, description: 'The source address of that last use (as TRUST_PROXY makes it)' })
   lastUsedFrom: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When it was disabled as stale (the credential policy’s disableStaleCredentials): token requests with it fail until it is enabled again; null: enabled' })
+  disabledAt: string | null;
 }
 
 export class IssuedSecretResponse {

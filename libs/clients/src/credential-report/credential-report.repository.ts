@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { type CursorPosition, poolOf } from '@gatehouse/database';
+import { POLICY_BREACH } from '../policy/policy-breach.repository.js';
 import type { CredentialKindName, CredentialReportFilter, CredentialState } from './credential-report.view.js';
 
 export interface ReportRow {
@@ -17,6 +18,7 @@ export interface ReportRow {
   last_used_at: Date | null;
   last_used_from: string | null;
   state: CredentialState;
+  disabled_at: Date | null;
   client_id: string;
   client_name: string;
 }
@@ -49,9 +51,6 @@ const POSITION = `date_trunc('milliseconds', k.created_at AT TIME ZONE 'UTC')`;
  * The credential report's reads: every credential of the tenant in one order (created, then id,
  * across the three kinds), a page at a time by keyset — each kind read off its
  * (tenant, position, id) index, so a page costs the same wherever it is.
- *
- * Outside policy (the tenant credential policy's flag) is one more condition per kind, to be added
- * in {@link conditionsOf} when the policy exists.
  */
 @Injectable()
 export class CredentialReportRepository {
@@ -80,7 +79,7 @@ function branch(kind: CredentialKindName, filter: CredentialReportFilter, after:
   const spec = KINDS[kind];
   const state = stateOf(spec.expires, spec.revoked);
   const mark = params.length;
-  const conditions = conditionsOf(spec, state, filter, params);
+  const conditions = conditionsOf(kind, state, filter, params);
   // A kind no credential of which can match leaves no parameter behind: PostgreSQL refuses one it cannot type.
   if (conditions === null) {
     params.length = mark;
@@ -92,27 +91,24 @@ function branch(kind: CredentialKindName, filter: CredentialReportFilter, after:
   }
   return `(SELECT k.id, '${kind}'::text AS kind, ${spec.columns}, k.created_at, ${POSITION} AS position,
                   ${spec.expires ?? 'NULL::timestamptz'} AS expires_at, k.last_used_at, k.last_used_from,
-                  ${state} AS state, k.api_client_id
+                  ${state} AS state, k.disabled_at, k.api_client_id
              FROM ${spec.table} k
             WHERE ${['k.tenant_id = $1', ...conditions].join(' AND ')}
             ORDER BY ${POSITION}, k.id
             LIMIT $2)`;
 }
 
+/** Revoked, then expired, then disabled (as stale, reversible), else active. */
 function stateOf(expires: string | null, revoked: string | null): string {
   const cases = [revoked ? `WHEN ${revoked} IS NOT NULL THEN 'revoked'` : '', expires ? `WHEN ${expires} <= now() THEN 'expired'` : '']
     .filter(Boolean)
     .join(' ');
-  return cases ? `(CASE ${cases} ELSE 'active' END)` : `'active'::text`;
+  return `(CASE ${cases} WHEN k.disabled_at IS NOT NULL THEN 'disabled' ELSE 'active' END)`;
 }
 
 /** The filter as SQL conditions on one kind; null when no credential of the kind can match. */
-function conditionsOf(
-  spec: (typeof KINDS)[CredentialKindName],
-  state: string,
-  filter: CredentialReportFilter,
-  params: unknown[],
-): string[] | null {
+function conditionsOf(kind: CredentialKindName, state: string, filter: CredentialReportFilter, params: unknown[]): string[] | null {
+  const spec = KINDS[kind];
   const conditions: string[] = [];
   if (filter.state) {
     params.push(filter.state);
@@ -128,6 +124,10 @@ function conditionsOf(
   if (filter.unusedForDays !== undefined) {
     params.push(filter.unusedForDays);
     conditions.push(`COALESCE(k.last_used_at, k.created_at) < now() - make_interval(days => $${params.length}::int)`);
+  }
+  if (filter.outsidePolicy) {
+    const rule = POLICY_BREACH[kind];
+    conditions.push(rule.live, `EXISTS (SELECT 1 FROM credential_policies p WHERE p.tenant_id = $1 AND (${rule.breach}))`);
   }
   return conditions;
 }

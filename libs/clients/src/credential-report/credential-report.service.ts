@@ -56,6 +56,7 @@ export function entryOf(row: ReportRow): CredentialReportEntry {
     lastUsedAt: row.last_used_at?.toISOString() ?? null,
     lastUsedFrom: row.last_used_from,
     state: row.state,
+    disabledAt: row.disabled_at?.toISOString() ?? null,
   };
   if (row.kind === 'secret') entry.hint = row.detail ?? '';
   if (row.kind === 'certificate') entry.thumbprint = row.detail ?? '';

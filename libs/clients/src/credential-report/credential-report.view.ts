@@ -2,7 +2,8 @@ import type { CredentialKind } from '../policy/credential-policy.rules.js';
 
 /** The kinds of credential the report lists: the policy's kinds (CREDENTIAL_KINDS). */
 export type CredentialKindName = CredentialKind;
-export type CredentialState = 'active' | 'expired' | 'revoked';
+/** `disabled`: disabled as stale (reversible); revoked and expired come first. */
+export type CredentialState = 'active' | 'expired' | 'revoked' | 'disabled';
 
 /** One credential of the tenant, as the credential report lists it (never a secret's value or hash). */
 export interface CredentialReportEntry {
@@ -26,6 +27,8 @@ export interface CredentialReportEntry {
   lastUsedAt: string | null;
   lastUsedFrom: string | null;
   state: CredentialState;
+  /** When it was disabled as stale; null: not disabled. */
+  disabledAt: string | null;
 }
 
 /** The report's filters; every one optional, all that are given must hold. */
@@ -38,7 +41,9 @@ export interface CredentialReportFilter {
   neverUsed?: boolean;
   /** No token for this many days: last used that long ago, or never and created that long ago. */
   unusedForDays?: number;
+  /** Live (not revoked, not expired) and outside the tenant's credential policy, as the Overview counts them. */
+  outsidePolicy?: boolean;
 }
 
-export const CREDENTIAL_STATES: readonly CredentialState[] = ['active', 'expired', 'revoked'];
+export const CREDENTIAL_STATES: readonly CredentialState[] = ['active', 'expired', 'revoked', 'disabled'];
 export const MAX_REPORT_DAYS = 3650;

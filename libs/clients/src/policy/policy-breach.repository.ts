@@ -4,34 +4,52 @@ import { DataSource } from 'typeorm';
 import type { CredentialKind } from './credential-policy.rules.js';
 
 /**
+ * Per kind, what makes a credential `k` live (not revoked, not expired) and what makes it break the
+ * policy row `p`: a kind it no longer allows, or a lifetime longer than its maximum (an hour of
+ * slack, as the rules allow). Shared by the list below and the credential report's filter.
+ */
+export const POLICY_BREACH: Record<CredentialKind, { live: string; breach: string }> = {
+  secret: {
+    live: 'k.revoked_at IS NULL AND k.expires_at > now()',
+    breach: `NOT ('secret' = ANY(p.allowed_credential_kinds))
+             OR k.expires_at - k.created_at > make_interval(days => p.max_secret_lifetime_days, hours => 1)`,
+  },
+  certificate: {
+    live: 'k.not_after > now()',
+    breach: `NOT ('certificate' = ANY(p.allowed_credential_kinds))
+             OR k.not_after - k.not_before > make_interval(days => p.max_certificate_lifetime_days, hours => 1)`,
+  },
+  federated: {
+    live: 'true',
+    breach: `NOT ('federated' = ANY(p.allowed_credential_kinds))`,
+  },
+};
+
+/**
  * The live credentials of a tenant that its policy flags (not revoked, not expired): a kind it no
  * longer allows, or a lifetime longer than its maximum (an hour of slack, as the rules allow).
  * The same test as {@link outsidePolicy}, in one statement; `$1` is the tenant. No policy row:
  * nothing.
  */
 export const OUTSIDE_POLICY_SQL = `
-  SELECT 'secret' AS kind, c.client_id, c.display_name, s.key_id, s.hint AS label,
-         s.created_at, s.expires_at, NULL::timestamptz AS not_before, NULL::timestamptz AS not_after
+  SELECT 'secret' AS kind, c.client_id, c.display_name, k.key_id, k.hint AS label,
+         k.created_at, k.expires_at, NULL::timestamptz AS not_before, NULL::timestamptz AS not_after
     FROM credential_policies p
-    JOIN client_secrets s ON s.tenant_id = p.tenant_id AND s.revoked_at IS NULL AND s.expires_at > now()
-    JOIN api_clients c ON c.id = s.api_client_id
-   WHERE p.tenant_id = $1
-     AND (NOT ('secret' = ANY(p.allowed_credential_kinds))
-          OR s.expires_at - s.created_at > make_interval(days => p.max_secret_lifetime_days, hours => 1))
+    JOIN client_secrets k ON k.tenant_id = p.tenant_id AND ${POLICY_BREACH.secret.live}
+    JOIN api_clients c ON c.id = k.api_client_id
+   WHERE p.tenant_id = $1 AND (${POLICY_BREACH.secret.breach})
   UNION ALL
   SELECT 'certificate', c.client_id, c.display_name, k.key_id, k.thumbprint, k.created_at, k.not_after, k.not_before, k.not_after
     FROM credential_policies p
-    JOIN client_certificates k ON k.tenant_id = p.tenant_id AND k.not_after > now()
+    JOIN client_certificates k ON k.tenant_id = p.tenant_id AND ${POLICY_BREACH.certificate.live}
     JOIN api_clients c ON c.id = k.api_client_id
-   WHERE p.tenant_id = $1
-     AND (NOT ('certificate' = ANY(p.allowed_credential_kinds))
-          OR k.not_after - k.not_before > make_interval(days => p.max_certificate_lifetime_days, hours => 1))
+   WHERE p.tenant_id = $1 AND (${POLICY_BREACH.certificate.breach})
   UNION ALL
-  SELECT 'federated', c.client_id, c.display_name, f.id, f.name, f.created_at, NULL, NULL, NULL
+  SELECT 'federated', c.client_id, c.display_name, k.id, k.name, k.created_at, NULL, NULL, NULL
     FROM credential_policies p
-    JOIN client_federated_credentials f ON f.tenant_id = p.tenant_id
-    JOIN api_clients c ON c.id = f.api_client_id
-   WHERE p.tenant_id = $1 AND NOT ('federated' = ANY(p.allowed_credential_kinds))`;
+    JOIN client_federated_credentials k ON k.tenant_id = p.tenant_id
+    JOIN api_clients c ON c.id = k.api_client_id
+   WHERE p.tenant_id = $1 AND (${POLICY_BREACH.federated.breach})`;
 
 export interface OutsidePolicyRow {
   kind: CredentialKind;

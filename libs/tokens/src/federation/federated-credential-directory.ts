@@ -26,7 +26,7 @@ interface Row {
 }
 
 const SQL = `SELECT id, issuer, subject, claims_expression, claims_expression_version, audiences
-               FROM client_federated_credentials WHERE tenant_id = $1 AND api_client_id = $2`;
+               FROM client_federated_credentials WHERE tenant_id = $1 AND api_client_id = $2 AND disabled_at IS NULL`;
 
 /**
  * The federated credentials of each client that presents an external token, cached per replica

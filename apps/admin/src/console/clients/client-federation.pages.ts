@@ -12,8 +12,8 @@ import {
   textareaField,
   timeTag,
 } from '@gatehouse/views';
-import { lastUseCell } from '../credentials/credentials.pages.js';
 import type { ClientAbilities } from './client-sections.pages.js';
+import { enableAgainLink, lastUseAndState } from './credential-enabling.pages.js';
 import { type FederatedForm, GITHUB_ISSUER, type Scenario } from './federation-scenarios.js';
 
 const matcher = (c: FederatedCredentialView): SafeHtml =>
@@ -48,14 +48,15 @@ export function federationSection(input: {
         { header: 'Matches', cell: (c) => matcher(c) },
         { header: 'Audiences', cell: (c) => html`<code class="wrap">${c.audiences.join(', ')}</code>` },
         { header: 'Added', cell: (c) => timeTag(new Date(c.createdAt)) },
-        { header: 'Last used', cell: (c) => lastUseCell(c.lastUsedAt, c.lastUsedFrom) },
+        { header: 'Last used', cell: (c) => lastUseAndState(c) },
         {
           header: 'Action',
           cell: (c) =>
             input.can.manageCredentials
-              ? html`<a href="${path}/federated-credentials/${c.id}/remove"
-                  >Remove<span class="visually-hidden"> federated credential ${c.name}</span></a
-                >`
+              ? html`${c.disabledAt ? html`${enableAgainLink(path, 'federated-credentials', c.id, `federated credential ${c.name}`)} ` : ''}<a
+                    href="${path}/federated-credentials/${c.id}/remove"
+                    >Remove<span class="visually-hidden"> federated credential ${c.name}</span></a
+                  >`
               : '—',
         },
       ],

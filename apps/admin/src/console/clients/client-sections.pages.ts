@@ -3,6 +3,7 @@ import type { CertificateView, ClientView, SecretView } from '@gatehouse/clients
 import type { HandoverView } from '@gatehouse/handovers';
 import { type SafeHtml, badge, csrfInput, html, postForm, table, expiryTag, timeTag } from '@gatehouse/views';
 import { lastUseCell } from '../credentials/credentials.pages.js';
+import { disabledNote, enableAgainLink, lastUseAndState } from './credential-enabling.pages.js';
 
 /** What the signed-in person may do on this client (their permissions and the operator-client rule). */
 export interface ClientAbilities {
@@ -16,7 +17,20 @@ export interface ClientAbilities {
 
 function secretStatus(secret: SecretView): SafeHtml {
   if (secret.revokedAt) return badge('revoked', 'neutral');
-  return new Date(secret.expiresAt).getTime() <= Date.now() ? badge('expired', 'bad') : badge('active', 'good');
+  if (new Date(secret.expiresAt).getTime() <= Date.now()) return badge('expired', 'bad');
+  return secret.disabledAt ? html`${disabledNote(secret.disabledAt)}` : badge('active', 'good');
+}
+
+function secretAction(path: string, s: SecretView, can: ClientAbilities): SafeHtml | string {
+  if (!can.manageCredentials || s.revokedAt) return '—';
+  const enable = s.disabledAt ? html`${enableAgainLink(path, 'secrets', s.keyId, `secret ${s.hint}…`)} ` : '';
+  return html`${enable}<a href="${path}/secrets/${s.keyId}/revoke">Revoke<span class="visually-hidden"> secret ${s.hint}…</span></a>`;
+}
+
+function certificateAction(path: string, c: CertificateView, can: ClientAbilities): SafeHtml | string {
+  if (!can.manageCredentials) return '—';
+  const enable = c.disabledAt ? html`${enableAgainLink(path, 'certificates', c.keyId, `certificate ${c.thumbprint}`)} ` : '';
+  return html`${enable}<a href="${path}/certificates/${c.keyId}/remove">Remove<span class="visually-hidden"> certificate ${c.thumbprint}</span></a>`;
 }
 
 function secretsTable(base: string, clientId: string, secrets: readonly SecretView[], can: ClientAbilities): SafeHtml {
@@ -30,15 +44,7 @@ function secretsTable(base: string, clientId: string, secrets: readonly SecretVi
       { header: 'Expires', cell: (s) => expiryTag(new Date(s.expiresAt)) },
       { header: 'Status', cell: (s) => secretStatus(s) },
       { header: 'Last used', cell: (s) => lastUseCell(s.lastUsedAt, s.lastUsedFrom) },
-      {
-        header: 'Action',
-        cell: (s) =>
-          can.manageCredentials && !s.revokedAt
-            ? html`<a href="${base}/clients/${clientId}/secrets/${s.keyId}/revoke"
-                >Revoke<span class="visually-hidden"> secret ${s.hint}…</span></a
-              >`
-            : '—',
-      },
+      { header: 'Action', cell: (s) => secretAction(`${base}/clients/${clientId}`, s, can) },
     ],
     rows: secrets,
     empty: 'No secrets. Send credentials by handover link, or create a secret.',
@@ -59,16 +65,8 @@ function certificatesTable(
       { header: 'Thumbprint', cell: (c) => html`<code class="thumbprint">${c.thumbprint}</code>` },
       { header: 'Subject', cell: (c) => c.subject },
       { header: 'Expires', cell: (c) => expiryTag(new Date(c.notAfter)) },
-      { header: 'Last used', cell: (c) => lastUseCell(c.lastUsedAt, c.lastUsedFrom) },
-      {
-        header: 'Action',
-        cell: (c) =>
-          can.manageCredentials
-            ? html`<a href="${base}/clients/${clientId}/certificates/${c.keyId}/remove"
-                >Remove<span class="visually-hidden"> certificate ${c.thumbprint}</span></a
-              >`
-            : '—',
-      },
+      { header: 'Last used', cell: (c) => lastUseAndState(c) },
+      { header: 'Action', cell: (c) => certificateAction(`${base}/clients/${clientId}`, c, can) },
     ],
     rows: certificates,
     empty: 'No certificates. A client may sign its token requests with one instead of using a secret.',

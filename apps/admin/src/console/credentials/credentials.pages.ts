@@ -1,5 +1,5 @@
 import type { CredentialKindName, CredentialReportEntry, CredentialState } from '@gatehouse/clients';
-import { type SafeHtml, badge, filterForm, html, pager, table, timeTag } from '@gatehouse/views';
+import { type SafeHtml, badge, filterForm, html, pager, table, timeTag, utc } from '@gatehouse/views';
 
 export const EXPIRING_DAYS = 30;
 export const DEFAULT_UNUSED_DAYS = '90';
@@ -12,7 +12,7 @@ export const KIND_LABELS: Record<CredentialKindName, string> = {
 
 /** The page's filters as the URL carries them. */
 export interface CredentialListQuery {
-  /** `expiring`, `never-used`, `unused` (for `days`), or nothing: every credential. */
+  /** `expiring`, `never-used`, `unused` (for `days`), `outside-policy`, `disabled`, or nothing: every credential. */
   show?: string;
   days?: string;
   kind?: string;
@@ -21,6 +21,13 @@ export interface CredentialListQuery {
 
 function stateBadge(state: CredentialState): SafeHtml {
   return badge(state, state === 'active' ? 'good' : state === 'revoked' ? 'bad' : 'warn');
+}
+
+/** The state, and for one disabled as stale since when. */
+function stateCell(entry: CredentialReportEntry): SafeHtml {
+  if (entry.state !== 'disabled' || !entry.disabledAt) return stateBadge(entry.state);
+  const at = new Date(entry.disabledAt);
+  return html`${stateBadge(entry.state)}<br /><span class="hint">as stale on <time datetime="${at.toISOString()}">${utc(at)}</time></span>`;
 }
 
 /** What tells the credential apart: the secret's hint, the certificate's thumbprint, the issuer and subject. */
@@ -51,6 +58,10 @@ function emptyText(query: CredentialListQuery): string {
       return 'Every credential has been used at least once.';
     case 'unused':
       return `Every credential was used within the last ${query.days} days.`;
+    case 'outside-policy':
+      return 'No live credential is outside the credential policy.';
+    case 'disabled':
+      return 'No credential is disabled as stale.';
     default:
       return 'No credentials yet. Open a client to issue a secret, add a certificate or a federated credential.';
   }
@@ -81,6 +92,8 @@ export function credentialList(input: {
             { value: 'expiring', label: `Expiring within ${EXPIRING_DAYS} days` },
             { value: 'never-used', label: 'Never used' },
             { value: 'unused', label: 'Unused for the days below' },
+            { value: 'outside-policy', label: 'Outside the credential policy' },
+            { value: 'disabled', label: 'Disabled as stale' },
           ],
         },
         {
@@ -116,7 +129,7 @@ export function credentialList(input: {
             { header: 'Created', cell: (e) => timeTag(new Date(e.createdAt)) },
             { header: 'Expires', cell: expiryCell },
             { header: 'Last used', cell: (e) => lastUseCell(e.lastUsedAt, e.lastUsedFrom) },
-            { header: 'State', cell: (e) => stateBadge(e.state) },
+            { header: 'State', cell: stateCell },
           ],
           rows: input.entries,
           empty: emptyText(query),

@@ -11,9 +11,8 @@ const text = (value: unknown) => (typeof value === 'string' ? value.slice(0, 400
 
 /**
  * The Credentials page: the credential report (the REST `GET /credential-report` use case) with
- * the filters that answer the usual questions — expiring, never used, unused for N days — kept in
- * the URL. "Outside policy" joins them as one more `show` value once the tenant credential policy
- * exists (a condition in CredentialReportRepository's conditionsOf).
+ * the filters that answer the usual questions — expiring, never used, unused for N days, outside
+ * the tenant's credential policy, disabled as stale — kept in the URL.
  */
 @Injectable()
 export class CredentialsPresenter {
@@ -73,6 +72,10 @@ function filterOf(query: CredentialListQuery): { filter: CredentialReportFilter;
       return { filter: { ...filter, expiringWithinDays: EXPIRING_DAYS } };
     case 'never-used':
       return { filter: { ...filter, neverUsed: true } };
+    case 'outside-policy':
+      return { filter: { ...filter, outsidePolicy: true } };
+    case 'disabled':
+      return { filter: { ...filter, state: 'disabled' } };
     case 'unused': {
       const days = /^\d{1,4}$/.test(query.days ?? '') ? Number(query.days) : NaN;
       if (!(days >= 1 && days <= MAX_REPORT_DAYS)) {
