@@ -180,23 +180,57 @@ describe('npm run demo', () => {
     expect(after).toBe(before);
   });
 
-  it('refuses, in one sentence, a database that holds anything else, and leaves it as it was', async () => {
+  /** A database of its own with what `setup` leaves in it, and the demo's answer there. */
+  async function demoAfter(setup: (env: Record<string, string>) => Promise<void>, check: (run: Awaited<ReturnType<typeof cli>>, url: string) => Promise<void>) {
     const other = await createTestDatabase();
     try {
       const otherEnv = { ...env, DATABASE_URL: other.url, DATA_DIR: scratch('demo-other') };
-      expect((await cli(['bootstrap', '--tenant', 'default'], otherEnv)).code).toBe(0);
-      const invited = await cli(['operator', 'invite', '--tenant', 'default', '--email', 'pat@example.com', '--role', 'Auditor'], otherEnv);
-      expect(invited.code).toBe(0);
-      const refused = await cli(['demo', '--fill-only'], otherEnv);
+      await setup(otherEnv);
+      await check(await cli(['demo', '--fill-only'], otherEnv), other.url);
+    } finally {
+      await other.drop();
+    }
+  }
+
+  /** Runs CLI commands one after the other, each to a clean end. */
+  const commands = (...lines: string[][]) => async (env: Record<string, string>) => {
+    for (const args of lines) expect((await cli(args, env)).code, args.join(' ')).toBe(0);
+  };
+
+  it('fills a database that a first `npm start` has just set up (the bootstrap and the Administrator\'s invitation)', async () => {
+    const firstStart = async (env: Record<string, string>) => {
+      const ports = { PORT: String(await freePort()), ADMIN_PORT: String(await freePort()), MANAGEMENT_PORT: String(await freePort()) };
+      const start = new LocalProcess('start', [process.execPath, MAIN, 'start'], { ...env, ...ports });
+      const deadline = Date.now() + 60_000;
+      while (!start.output.includes('Stop with Ctrl-C')) {
+        if (!start.running || Date.now() > deadline) throw new Error(`start did not get ready:\n${start.output}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(start.output).toContain('Console activation link');
+      expect(await start.stop()).toBe(0);
+    };
+    await demoAfter(firstStart, async (run) => {
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain('Demo data in tenant "default", made just now');
+      expect(run.stdout).toContain('Start the console with `npm start`');
+      expect(Object.keys(signInsOf(run.stdout))).toHaveLength(4);
+    });
+  });
+
+  it('refuses, in one sentence, a database that holds anything else, and leaves it as it was', async () => {
+    const invite = ['operator', 'invite', '--tenant', 'default', '--email', 'pat@example.com', '--role', 'Auditor'];
+    await demoAfter(commands(['bootstrap', '--tenant', 'default'], invite), async (refused, url) => {
       expect(refused.code).toBe(1);
       expect(refused.stdout).toBe('');
       expect(refused.stderr.trim().split('\n').at(-1)).toMatch(
         /^The demo fills only an empty database, or one that a first start has just set up; this one holds \d+ audit events? of work done in tenant "default", so it is left as it is\. Point DATABASE_URL at an empty database for the demo\.$/,
       );
-      const users = await query<{ username: string }>(`SELECT username FROM users ORDER BY username`, [], other.url);
+      const users = await query<{ username: string }>(`SELECT username FROM users ORDER BY username`, [], url);
       expect(users.map((u) => u.username)).toEqual(['admin', 'pat']);
-    } finally {
-      await other.drop();
-    }
+    });
+    await demoAfter(commands(['bootstrap', '--tenant', 'acme']), async (refused) => {
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('this one holds tenant "acme", so it is left as it is.');
+    });
   });
 });

@@ -30,8 +30,9 @@ function signInLines(config: AppConfig, signIns: DemoSignIn[], file: string): st
   const rows = signIns.map((s) => [ROLE_NAMES[s.role], s.username, s.email, s.password]);
   const widths = [0, 1, 2].map((i) => Math.max(...rows.map((row) => row[i]!.length)));
   return [
-    `Sign in at ${config.adminPublicUrl}/console/login with a username and its password (also in ${file}, mode 0600):`,
+    `Sign in at ${config.adminPublicUrl}/console/login with a username and its password:`,
     ...rows.map((row) => `  ${row.map((cell, i) => (i < 3 ? cell.padEnd(widths[i]!) : cell)).join('  ')}`),
+    `(also in ${file}, readable by you only)`,
     'The first sign-in of each asks for a second factor: scan the QR code with an authenticator app (or type',
     'the setup key), enter the code it shows, and keep the ten recovery codes. Then the console opens; later',
     'sign-ins ask for the code of the app.',
