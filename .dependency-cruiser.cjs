@@ -1,6 +1,6 @@
 /** Import rules checked in CI: no cycles, and dependencies point apps → domain → platform. */
 const PLATFORM = '^libs/(config|database|crypto|logging|http|views|resource-server|outbound)/';
-const DOMAIN = '^libs/(tenants|accounts|apis|clients|tokens|audit|provisioning|invitations|docs|mail|sessions|requests|handovers|workqueues|events|organisations)/';
+const DOMAIN = '^libs/(tenants|accounts|apis|clients|tokens|audit|provisioning|invitations|docs|mail|sessions|requests|handovers|workqueues|events|organisations|demo)/';
 
 module.exports = {
   forbidden: [

@@ -23,11 +23,11 @@ describe('deployment files', () => {
     expect(finalStage).toMatch(/^CMD \["start"\]$/m);
   });
 
-  it('npm start and npm run cli run Node with the image\'s flags: a replica\'s young generation never follows the host\'s memory', () => {
+  it('npm start, npm run demo and npm run cli run Node with the image\'s flags: a replica\'s young generation never follows the host\'s memory', () => {
     const flags = readImage().entrypoint.slice(1, -1);
     expect(flags).toContain('--max-semi-space-size=16');
     const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
-    for (const name of ['start', 'cli']) expect(scripts[name], name).toContain(`node ${flags.join(' ')} dist/apps/cli/src/main.js`);
+    for (const name of ['start', 'demo', 'cli']) expect(scripts[name], name).toContain(`node ${flags.join(' ')} dist/apps/cli/src/main.js`);
   });
 
   it('docker-compose.yml: each Gatehouse service runs a CLI command; every interpolated variable is in .env.example', () => {

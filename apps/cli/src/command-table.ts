@@ -1,6 +1,7 @@
 import type { Command } from './command.js';
 import { certificateCommand, secretCommand } from './credential.commands.js';
 import { bootstrapCommand, migrateCommand } from './database.commands.js';
+import { demoCommand } from './demo.commands.js';
 import { federatedCredentialCommand } from './federated-credential.commands.js';
 import { keysCommand } from './keys.commands.js';
 import { operatorCommand } from './operator.commands.js';
@@ -16,6 +17,7 @@ export const COMMANDS: Record<string, Command> = {
   migrate: migrateCommand,
   bootstrap: bootstrapCommand,
   start: startCommand,
+  demo: demoCommand,
   identity: identityCommand,
   admin: adminCommand,
   worker: workerCommand,

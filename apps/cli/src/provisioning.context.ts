@@ -1,4 +1,4 @@
-import { DynamicModule, type INestApplicationContext, Module } from '@nestjs/common';
+import { DynamicModule, type INestApplicationContext, Module, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { AppConfig } from '@gatehouse/config';
 import { ProvisioningModule } from '@gatehouse/provisioning';
@@ -8,20 +8,21 @@ import { StderrLogger } from './stderr-logger.js';
 
 @Module({})
 class ProvisioningContextModule {
-  static register(config: AppConfig, logDestination?: DestinationStream): DynamicModule {
+  static register(config: AppConfig, logDestination?: DestinationStream, feature: Type = ProvisioningModule): DynamicModule {
     return {
       module: ProvisioningContextModule,
-      imports: [...coreImports(config, { app: 'cli', poolSize: 2, logDestination }), ProvisioningModule],
+      imports: [...coreImports(config, { app: 'cli', poolSize: 2, logDestination }), feature],
     };
   }
 }
 
-/** A Nest context with the provisioning use cases and nothing that listens on a port. */
+/** A Nest context with the provisioning use cases (or another `feature` module) and nothing that listens on a port. */
 export async function createProvisioningContext(
   config: AppConfig,
   logDestination?: DestinationStream,
+  feature?: Type,
 ): Promise<INestApplicationContext> {
-  return NestFactory.createApplicationContext(ProvisioningContextModule.register(config, logDestination), {
+  return NestFactory.createApplicationContext(ProvisioningContextModule.register(config, logDestination, feature), {
     logger: new StderrLogger(),
   });
 }

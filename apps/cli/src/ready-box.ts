@@ -43,6 +43,11 @@ export function readyBox(config: AppConfig, tenant: string, bootstrapped: Bootst
     '',
     'Stop with Ctrl-C (SIGTERM or SIGINT: requests in flight finish first).',
   ];
+  return boxed(lines);
+}
+
+/** Lines in a frame, so that what matters stands out among the log lines above it. */
+export function boxed(lines: string[]): string {
   const width = Math.max(...lines.map((line) => line.length));
   const rule = `+${'-'.repeat(width + 2)}+`;
   return `\n${rule}\n${lines.map((line) => `| ${line.padEnd(width)} |`).join('\n')}\n${rule}\n`;

@@ -6,7 +6,7 @@ import { workerRole } from '../../worker/src/worker-role.js';
 import { bootstrapTenant, isDatabaseEmpty, writeBootstrapFile } from './bootstrap.command.js';
 import type { CommandInput } from './command.js';
 import { type DatabaseRuntime, resolveDatabase } from './database-runtime.js';
-import { type Bootstrapped, readyBox } from './ready-box.js';
+import { readyBox } from './ready-box.js';
 import { inviteFirstAdministrator } from './staff-access.cli.js';
 
 export const DEFAULT_TENANT = 'default';
@@ -18,18 +18,26 @@ export const DEFAULT_TENANT = 'default';
  */
 export async function start(input: CommandInput): Promise<number> {
   const runtime = await resolveDatabase(input.config(), input.log);
-  let bootstrapped: Bootstrapped | undefined;
+  const bootstrapped = await orStop(runtime, () => prepare(runtime, input.log));
+  return serveAll(runtime, input, () => readyBox(runtime.config, DEFAULT_TENANT, bootstrapped));
+}
+
+/** The work's answer; when it fails, an embedded database is stopped before the error goes on. */
+export async function orStop<T>(runtime: DatabaseRuntime, work: () => Promise<T>): Promise<T> {
   try {
-    bootstrapped = await prepare(runtime, input.log);
+    return await work();
   } catch (error) {
     await runtime.stop().catch(() => undefined);
     throw error;
   }
+}
+
+/** Identity, admin and worker in this process until SIGTERM; `banner` is printed once every app is ready. */
+export function serveAll(runtime: DatabaseRuntime, input: CommandInput, banner: () => string): Promise<number> {
   const config = runtime.config;
   return runApps(config, [identityRole(config), adminRole(config), workerRole(config)], {
     log: input.log,
-    afterStart: () =>
-      input.out(readyBox(config, DEFAULT_TENANT, bootstrapped) + (config.devTls ? devTlsNotice(config.dataDir) : '')),
+    afterStart: () => input.out(banner() + (config.devTls ? devTlsNotice(config.dataDir) : '')),
     afterStop: () => runtime.stop(),
   });
 }

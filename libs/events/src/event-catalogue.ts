@@ -79,6 +79,8 @@ export const KNOWN_EVENTS = [
   'organisation.updated',
   /** The tenant's credential policy was replaced (details: before, after). */
   'tenant.credential_policy.updated',
+  /** `npm run demo` filled the tenant with its sample data (the marker a second run finds). */
+  'tenant.demo_filled',
   'tenant.settings.updated',
   /** An emergency rollover of the tenant's signing key (details: the new and previous kid, whether it was revoked). */
   'tenant.signing_key.rolled_over',
