@@ -15,6 +15,9 @@ export default defineConfig({
     exclude: [...configDefaults.exclude, BENCH_SMOKE],
     globalSetup: ['test/support/global-setup.ts'],
     pool: 'forks',
+    // Most of a file's time is waiting (PostgreSQL, a browser, a timer): three files at once keep
+    // two cores busy. Each file has its own database from the template, so they do not meet.
+    maxWorkers: Number(process.env.TEST_WORKERS) || 3,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ['default'],

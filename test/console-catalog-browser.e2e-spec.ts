@@ -132,7 +132,7 @@ describe('console clients and APIs in a browser', () => {
     await page.getByRole('heading', { name: 'Copy the new secret now' }).waitFor();
     await expect(page.getByRole('button', { name: 'Copy client secret' }).count()).resolves.toBe(1);
     await checkPage(page, shots, 'client-secret-once');
-  });
+  }, 90_000); // CPU-bound (password hashing, or a browser), and slower while other test files share the two cores
 
   it('the IT department: scopes on the client page, the APIs list, an API and the new-API form', async () => {
     const page = await open(ivan);

@@ -77,7 +77,7 @@ describe('web UI: failed logins per source address', () => {
     const fine = await loginFrom(NEIGHBOUR, 'victim', WEB_PASSWORD);
     expect(fine.status).toBe(303);
     expect(cookieOf(fine, 'gh_session')).toBeDefined();
-  });
+  }, 90_000); // CPU-bound (password hashing, or a browser), and slower while other test files share the two cores
 
   it('the block ends with its window, and the purge drops counters that are over', async () => {
     await dataSource.query(
