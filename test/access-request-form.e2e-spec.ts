@@ -49,7 +49,9 @@ describe('public request form: abuse limits, enumeration, expiry', () => {
     expect(await requestsOf(`requester_email = 'bot@partner.example'`)).toBe(0);
     const answers = [];
     const addresses = ['busy@partner.example', 'Busy@Partner.example', 'busy@partner.example', 'BUSY@partner.example'];
-    for (const [i, email] of addresses.entries()) answers.push(await submit(`198.51.100.${10 + i}`, formFields(email)));
+    for (const [i, email] of addresses.entries()) {
+      answers.push(await submit(`198.51.100.${10 + i}`, { ...formFields(email), reason: `Integration work, part ${i + 1}` }));
+    }
     expect(answers.map((a) => [a.status, a.headers.location, a.text])).toEqual(
       Array(4).fill([303, '/request-access/sent', bot.text]),
     );
@@ -57,6 +59,19 @@ describe('public request form: abuse limits, enumeration, expiry', () => {
     expect(
       await apps.count(`SELECT count(*)::int AS n FROM audit_events WHERE action = 'access_request.refused'`),
     ).toBe(1);
+  });
+
+  it('the very same form sent again (a double click, a reload, Back and send) stores and mails one request, and answers alike', async () => {
+    const mails = () => apps.count(`SELECT count(*)::int AS n FROM emails WHERE to_address = 'twice@partner.example'`);
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push(await submit('198.51.100.40', formFields('twice@partner.example')));
+    expect(new Set(answers.map((a) => `${a.status} ${a.headers.location} ${a.text}`)).size).toBe(1);
+    expect(await requestsOf(`requester_email = 'twice@partner.example'`)).toBe(1);
+    expect(await mails()).toBe(1);
+    // Another request from the same person (other words) is a request of its own.
+    await submit('198.51.100.40', { ...formFields('twice@partner.example'), reason: 'A second project' });
+    expect(await requestsOf(`requester_email = 'twice@partner.example'`)).toBe(2);
+    expect(await mails()).toBe(2);
   });
 
   it(`one source address may send ${SOURCE_REQUEST_LIMIT} requests an hour, then 429 with Retry-After`, async () => {

@@ -78,6 +78,26 @@ export class AccessRequestRepository {
   }
 
   /** Requests of an address still open: unverified within their 24 hours, or waiting for a decision. */
+  /** An unconfirmed request with these very fields made within `seconds` (the same public form sent again). */
+  async hasRecentSame(em: EntityManager, same: Partial<AccessRequest>, seconds: number): Promise<boolean> {
+    const rows: unknown[] = await em.query(
+      `SELECT 1 FROM access_requests
+        WHERE tenant_id = $1 AND requester_email_normalized = $2 AND status = 'unverified' AND origin = 'web'
+          AND created_at > now() - make_interval(secs => $3) AND confirm_expires_at > now()
+          AND requester_name = $4 AND requester_email = $5 AND organisation = $6
+          AND wants_account = $7 AND documentation_wanted IS NOT DISTINCT FROM $8 AND account_reason IS NOT DISTINCT FROM $9
+          AND wants_api = $10 AND system_name IS NOT DISTINCT FROM $11 AND technical_contact_email IS NOT DISTINCT FROM $12
+          AND api_purpose IS NOT DISTINCT FROM $13
+        LIMIT 1`,
+      [
+        same.tenantId, same.requesterEmailNormalized, seconds, same.requesterName, same.requesterEmail, same.organisation,
+        same.wantsAccount, same.documentationWanted, same.accountReason, same.wantsApi, same.systemName,
+        same.technicalContactEmail, same.apiPurpose,
+      ],
+    );
+    return rows.length > 0;
+  }
+
   async countOpen(em: EntityManager, tenantId: string, emailNormalized: string): Promise<number> {
     const rows: Array<{ n: number }> = await em.query(
       `SELECT count(*)::int AS n FROM access_requests

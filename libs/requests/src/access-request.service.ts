@@ -22,6 +22,8 @@ export const MAX_OPEN_REQUESTS_PER_ADDRESS = 3;
 /** Public requests one source address may make per window. */
 export const SOURCE_REQUEST_LIMIT = 10;
 export const SOURCE_WINDOW_SECONDS = 60 * 60;
+/** How long the very same public request, still unconfirmed, counts as sent already. */
+const REPEAT_WINDOW_SECONDS = 30 * 60;
 
 /** What the list of requests shows: those in a state, matching a search, in an order. */
 export interface AccessRequestFilter extends PageRequest {
@@ -71,7 +73,9 @@ export class AccessRequestService {
   /**
    * A request from the public form. The answer is the same whether the address is new, known, or
    * already has {@link MAX_OPEN_REQUESTS_PER_ADDRESS} open requests (then nothing is stored or
-   * mailed and the refusal is audited): the form never tells who is known.
+   * mailed and the refusal is audited): the form never tells who is known. The very same request
+   * sent again within {@link REPEAT_WINDOW_SECONDS}, still unconfirmed, acts once: nothing more is
+   * stored or mailed.
    */
   async submitPublic(
     tenantId: string,
@@ -183,6 +187,8 @@ export class AccessRequestService {
     return this.dataSource.transaction(async (em) => {
       const address = input.requesterEmail.toLowerCase();
       await this.requests.lockAddress(em, tenantId, address);
+      // The same form sent again (a double click, a reload, Back and send): its mail is on its way.
+      if (await this.requests.hasRecentSame(em, columnsOf(tenantId, input), REPEAT_WINDOW_SECONDS)) return;
       if ((await this.requests.countOpen(em, tenantId, address)) < MAX_OPEN_REQUESTS_PER_ADDRESS) {
         return this.createUnverified(em, tenantId, input, source);
       }
