@@ -115,7 +115,7 @@ describe('admin API: provisioning flow, secrets and audit', () => {
     expect(list.status).toBe(200);
     expect(list.body).toHaveLength(2);
     for (const entry of list.body as Json[]) {
-      expect(Object.keys(entry).sort()).toEqual(['createdAt', 'displayName', 'expiresAt', 'hint', 'keyId', 'lastUsedAt', 'lastUsedFrom', 'revokedAt']);
+      expect(Object.keys(entry).sort()).toEqual(['createdAt', 'disabledAt', 'displayName', 'expiresAt', 'hint', 'keyId', 'lastUsedAt', 'lastUsedFrom', 'revokedAt']);
     }
     for (const secret of secrets) expect(list.text).not.toContain(secret);
     const revoked = await call('delete', `/clients/${client.clientId}/secrets/${keyIds[0]}`, contact.token);

@@ -55,6 +55,7 @@ describe('certificate credentials', () => {
         createdAt: expect.any(String),
         lastUsedAt: null,
         lastUsedFrom: null,
+        disabledAt: null,
       });
       expect(
         (await adminCall('POST', `/clients/${clientId}/certificates`, { certificate: ecCertificate.pem })).status,

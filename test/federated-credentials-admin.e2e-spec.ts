@@ -72,6 +72,7 @@ describe('admin API: federated credentials', () => {
       updatedAt: expect.any(String),
       lastUsedAt: null,
       lastUsedFrom: null,
+      disabledAt: null,
     });
     const flexible = await call('post', credentials(partnerClientId), contact.token, {
       name: 'github-branches',
