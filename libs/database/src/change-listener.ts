@@ -116,6 +116,14 @@ export class ChangeListener {
     this.retryTimer.unref();
   }
 
+  /**
+   * A change this process has just committed: its own caches hear it now, before the notification
+   * comes back through PostgreSQL (which tells the other processes, and this one again).
+   */
+  heard(event: ChangeEvent): void {
+    this.publish(event);
+  }
+
   private publish(event: ChangeEvent): void {
     for (const subscriber of this.subscribers) subscriber(event);
   }

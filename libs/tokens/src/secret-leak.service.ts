@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditService, SYSTEM_ACTOR } from '@gatehouse/audit';
 import { SecretHasher } from '@gatehouse/crypto';
-import { announceChange } from '@gatehouse/database';
+import { ChangeListener, announceChange } from '@gatehouse/database';
 import { printable } from '@gatehouse/logging';
 import { MailOutbox, isSingleAddress, secretLeakedEmail } from '@gatehouse/mail';
 import { ClientCredentialsRepository } from './client-credentials.repository.js';
@@ -69,6 +69,7 @@ export class SecretLeakService {
     private readonly hasher: SecretHasher,
     private readonly audit: AuditService,
     private readonly outbox: MailOutbox,
+    private readonly changes: ChangeListener,
   ) {}
 
   async report(tenantIdOrSlug: string, body: unknown, requestSource: string): Promise<LeakReportReceipt> {
@@ -85,12 +86,16 @@ export class SecretLeakService {
       const retryAfterSeconds = Math.max(1, Math.ceil((counted.blockedUntil.getTime() - Date.now()) / 1000));
       throw new SecretLeakError(SecretLeakErrorCode.TooManyReports, 'Too many reports from your address.', retryAfterSeconds);
     }
-    const revoked = await this.dataSource.transaction((em) => this.revokeMatches(em, tenant.id, tokens));
+    const clients = await this.dataSource.transaction((em) => this.revokeMatches(em, tenant.id, tokens));
+    // Revoked at once on this replica (the report's answer comes after it); the others hear the notification.
+    for (const clientId of new Set(clients)) this.changes.heard({ kind: 'client', tenantId: tenant.id, id: clientId });
+    const revoked = clients.length;
     if (revoked > 0) this.logger.warn(`secret leak report revoked ${revoked} secret(s) tenant=${tenant.id} source=${printable(requestSource, 64)}`);
     return { received: tokens.length };
   }
 
-  private async revokeMatches(em: EntityManager, tenantId: string, tokens: ReportedToken[]): Promise<number> {
+  /** Revokes the live secrets among `tokens`, audits and mails each; the clients of those revoked, one per secret. */
+  private async revokeMatches(em: EntityManager, tenantId: string, tokens: ReportedToken[]): Promise<string[]> {
     const byHash = new Map(tokens.map((t) => [this.hasher.hash(t.token).toString('hex'), t]));
     const leaked: Array<LeakedSecret & { secret_hash: string }> = await em.query(
       `WITH revoked AS (
@@ -103,7 +108,7 @@ export class SecretLeakService {
        SELECT * FROM revoked`,
       [tenantId, [...byHash.keys()]],
     );
-    if (leaked.length === 0) return 0;
+    if (leaked.length === 0) return [];
     const contactPersons: Array<{ email: string }> = await em.query(
       `SELECT email FROM users WHERE tenant_id = $1 AND status = 'active' AND 'ContactPerson' = ANY(roles)`,
       [tenantId],
@@ -130,7 +135,7 @@ export class SecretLeakService {
       await this.outbox.enqueueMany(em, [...recipients].map((to) => ({ tenantId, to, mail })));
       await announceChange(em, 'client', tenantId, secret.client_id);
     }
-    return leaked.length;
+    return leaked.map((secret) => secret.client_id);
   }
 }
 
