@@ -33,6 +33,7 @@ import { CredentialLastUse1795850000000 } from './1795850000000-CredentialLastUs
 import { CredentialPolicyAndClientLimits1795856035948 } from './1795856035948-CredentialPolicyAndClientLimits.js';
 import { PartnerOrganisations1795856178129 } from './1795856178129-PartnerOrganisations.js';
 import { DisabledCredentials1795860000000 } from './1795860000000-DisabledCredentials.js';
+import { SortedListIndexes1795870000000 } from './1795870000000-SortedListIndexes.js';
 
 /** Every migration, in order. Listed explicitly: a glob would load some files twice. */
 export const MIGRATIONS = [
@@ -71,4 +72,5 @@ export const MIGRATIONS = [
   CredentialPolicyAndClientLimits1795856035948,
   PartnerOrganisations1795856178129,
   DisabledCredentials1795860000000,
+  SortedListIndexes1795870000000,
 ];

@@ -19,6 +19,10 @@ export type UserStatus = 'active' | 'disabled';
 @Entity({ name: 'users' })
 @Index('users_tenant_username_key', ['tenantId', 'usernameNormalized'], { unique: true })
 @Index('users_tenant_created_idx', ['tenantId', 'createdAt', 'id'])
+/** The console's users list sorted by a column: keyset on (column, id), each an index range scan. */
+@Index('users_tenant_display_name_idx', ['tenantId', 'displayName', 'id'])
+@Index('users_tenant_username_idx', ['tenantId', 'username', 'id'])
+@Index('users_tenant_email_idx', ['tenantId', 'email', 'id'])
 @Index('users_tenant_locked_idx', ['tenantId', 'lockedUntil'], { where: '"locked_until" IS NOT NULL' })
 @Index('users_tenant_staff_idx', ['tenantId'], { where: 'cardinality("roles") > 0' })
 // The search box's prefix matches (expression indexes, written by hand in the migration).

@@ -20,6 +20,9 @@ export type ClientState = 'awaiting_scopes' | 'active' | 'disabled';
 @Entity({ name: 'api_clients' })
 @Index('api_clients_client_id_key', ['clientId'], { unique: true })
 @Index('api_clients_tenant_created_idx', ['tenantId', 'createdAt', 'id'])
+/** The clients list sorted by name or state: keyset on (column, id), each an index range scan. */
+@Index('api_clients_tenant_display_name_idx', ['tenantId', 'displayName', 'id'])
+@Index('api_clients_tenant_state_idx', ['tenantId', 'state', 'id'])
 @Index('api_clients_owner_idx', ['ownerUserId'])
 // Keyset pages of all clients and of those awaiting scopes (migration 1795450592018-KeysetListIndexes).
 @Index('api_clients_keyset_idx', { synchronize: false })

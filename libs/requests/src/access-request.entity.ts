@@ -36,6 +36,9 @@ export type AccessRequestOrigin = 'web' | 'staff';
 @Entity({ name: 'access_requests' })
 @Index('access_requests_confirm_token_hash_key', ['confirmTokenHash'], { unique: true })
 @Index('access_requests_tenant_created_idx', ['tenantId', 'createdAt', 'id'])
+/** The requests list sorted by requester or organisation: keyset on (column, id), each an index range scan. */
+@Index('access_requests_tenant_requester_idx', ['tenantId', 'requesterName', 'id'])
+@Index('access_requests_tenant_organisation_idx', ['tenantId', 'organisation', 'id'])
 @Index('access_requests_open_by_email_idx', ['tenantId', 'requesterEmailNormalized'], {
   where: `"status" IN ('unverified', 'submitted')`,
 })
