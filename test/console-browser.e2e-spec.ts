@@ -57,6 +57,15 @@ describe('console sign-in in a browser', () => {
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Overview');
     await expect(page.getByText('Signed in as').textContent()).resolves.toContain('Grace Hopper');
     await checkPage(page, shots, 'overview');
+    // New recovery codes from My account: shown once, as a GET after the POST (a reload shows them no more).
+    await page.goto(page.url() + '/account');
+    await page.getByRole('button', { name: 'Make new recovery codes' }).click();
+    await page.getByRole('heading', { name: 'Your new recovery codes' }).waitFor();
+    await expect(page.getByRole('list', { name: 'Recovery codes' }).locator('li').count()).resolves.toBe(10);
+    expect(new URL(page.url()).pathname).toMatch(/^\/console\/results\//);
+    await checkPage(page, shots, 'new-recovery-codes');
+    await page.reload();
+    await page.getByRole('heading', { name: 'Shown once already' }).waitFor();
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL((url) => url.pathname === '/console/login');
   });

@@ -99,9 +99,9 @@ export function resultPage(who: ConsolePrincipal, kept: { view: KeptView | null;
     body: html`<p>
         ${
           back
-            ? html`${back} Its page was shown
-              once${kept?.sent.shownAt ? html`, ${when(new Date(kept.sent.shownAt))}` : ''}, and what it showed (a
-              secret, a password, a link) is not kept, so it cannot be shown again.`
+            ? html`Its page said “${back}” and was shown
+              once${kept?.sent.shownAt ? html`, ${when(new Date(kept.sent.shownAt))}` : ''}. What it showed (a secret,
+              a password, a link) is not kept, so it cannot be shown again.`
             : 'There is no such result.'
         }
       </p>
